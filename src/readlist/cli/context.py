@@ -1,0 +1,56 @@
+"""Shared state of one CLI invocation: which files, loaded on demand, and how errors leave."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import NoReturn
+
+import click
+
+from ..core.paper import PaperList
+from ..core.paths import bundled_papers, default_db_path
+from ..core.reader import ReadError, read_papers
+from ..core.refs import RefError, resolve
+
+EXIT_USAGE = 2
+
+
+def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
+    """One line on stderr, a non-zero exit, no traceback."""
+    click.echo(f"readlist: {message}", err=True)
+    sys.exit(code)
+
+
+@dataclass
+class Context:
+    papers_path: str | None = None
+    db_path: str | None = None
+    encoding: str | None = None
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def papers_file(self) -> Path:
+        return Path(self.papers_path).expanduser() if self.papers_path else bundled_papers()
+
+    @property
+    def db_file(self) -> Path:
+        return Path(self.db_path).expanduser() if self.db_path else default_db_path()
+
+    @cached_property
+    def paper_list(self) -> PaperList:
+        try:
+            papers = read_papers(self.papers_file, encoding=self.encoding)
+        except ReadError as exc:
+            fail(str(exc))
+        if papers.duplicates:
+            click.echo(f"readlist: {self.papers_file}: dropped {papers.duplicates} duplicate paragraph(s)", err=True)
+        return papers
+
+    def paper(self, ref: str):
+        try:
+            return resolve(ref, self.paper_list.papers)
+        except RefError as exc:
+            fail(str(exc))

@@ -1,0 +1,27 @@
+"""Where things live: the bundled paper list and the user's data files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+APP_NAME = "readlist"
+_HERE = Path(__file__).resolve().parent
+
+
+def bundled_papers() -> Path:
+    """The ICML 2025 list shipped with the package (or the source tree's copy when run from a checkout)."""
+    packaged = _HERE.parent / "data" / "icml2025.txt"
+    if packaged.is_file():
+        return packaged
+    return _HERE.parents[2] / "data" / "icml2025.txt"
+
+
+def default_db_path() -> Path:
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME, appauthor=False) / "readlist.json"
+
+
+def ui_state_path(db_path: Path) -> Path:
+    """Small file beside the database remembering the last paper, filter and theme."""
+    return db_path.with_name(db_path.stem + ".ui.json")

@@ -1,0 +1,157 @@
+"""Reading a paper file: paragraphs of abstracts, an optional header, optional title lines."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from pathlib import Path
+
+from .paper import Paper, PaperList
+from .text import paper_id
+
+_BLANK_SPLIT = re.compile(r"\n(?:[ \t\f\v\u00a0\u3000]*\n)+")
+_SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", ":")
+_TITLE_END_BAD = (".", "。", ",", ";", ":")
+HEADER_MAX_CHARS = 100
+HEADER_MAX_WORDS = 14
+
+
+class ReadError(Exception):
+    """A paper file that cannot be read; the message is one line naming the file."""
+
+
+def _decode(path: Path, data: bytes, encoding: str | None) -> str:
+    if encoding:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise ReadError(f"{path}: unknown encoding {encoding!r}") from None
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            raise ReadError(f"{path}: not valid {encoding} at byte offset {exc.start}") from None
+    else:
+        if b"\x00" in data:
+            raise ReadError(f"{path}: looks like a binary file (contains NUL bytes), not a paper list")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ReadError(
+                f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}); "
+                "try --encoding NAME, e.g. --encoding latin-1"
+            ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text
+
+
+def read_bytes(path: Path) -> bytes:
+    try:
+        if path.is_dir():
+            raise ReadError(f"{path}: is a directory, not a paper file")
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        raise ReadError(f"{path}: no such file") from None
+    except PermissionError:
+        raise ReadError(f"{path}: permission denied (cannot read the file)") from None
+    except IsADirectoryError:
+        raise ReadError(f"{path}: is a directory, not a paper file") from None
+    except OSError as exc:
+        raise ReadError(f"{path}: cannot read ({exc.strerror or exc})") from None
+
+
+def is_header(paragraph: str) -> bool:
+    """A first paragraph that is one short line and not a sentence names the list."""
+    if "\n" in paragraph:
+        return False
+    line = paragraph.strip()
+    if not line or len(line) > HEADER_MAX_CHARS or len(line.split()) > HEADER_MAX_WORDS:
+        return False
+    return not line.endswith(_SENTENCE_END)
+
+
+def _first_word(line: str) -> str:
+    return line.split(" ", 1)[0]
+
+
+def looks_like_title(lines: list[str]) -> bool:
+    """Is the first line of this paragraph a title rather than the start of a hard-wrapped abstract?"""
+    if len(lines) < 2:
+        return False
+    first, rest = lines[0], lines[1:]
+    if len(first) > 250 or first.endswith(_TITLE_END_BAD) or (len(first.split()) < 2 and len(first) < 4):
+        return False
+    second = rest[0]
+    if not second[:1].isupper() and not second[:1].isdigit() and second[:1] not in "\"'“(":
+        return False  # an abstract continuing its sentence, not a new one
+    if len(rest) >= 2:
+        # Greedy wrapping: a wrapped line has no room left for the next line's first word.
+        width = max(len(line) for line in rest[:-1])
+        wrapped = len(first) + 1 + len(_first_word(second)) > width and len(first) >= 0.6 * width
+        return not wrapped
+    # Two lines: a title and a one-line abstract, or an abstract wrapped once.
+    return len(second) > 1.6 * len(first) and len(first) + 1 + len(_first_word(second)) <= len(second)
+
+
+def _paragraphs(text: str) -> list[list[str]]:
+    out = []
+    for block in _BLANK_SPLIT.split(text):
+        if "\n" not in block:
+            block = block.strip()
+            if block:
+                out.append([block])
+            continue
+        lines = [line.strip() for line in block.split("\n")]
+        lines = [line for line in lines if line]
+        if lines:
+            out.append(lines)
+    return out
+
+
+def parse_text(text: str, source: str = "<text>") -> PaperList:
+    """Parse decoded text into papers. Raises ReadError for an empty or header-only file."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    paragraphs = _paragraphs(text)
+    name = os.path.basename(source)
+    if not paragraphs:
+        raise ReadError(f"{source}: the file is empty (no paragraphs of text)")
+    if is_header(paragraphs[0][0]) and len(paragraphs[0]) == 1:
+        name = paragraphs[0][0]
+        paragraphs = paragraphs[1:]
+        if not paragraphs:
+            raise ReadError(f"{source}: has only a header line ({name!r}) and no papers")
+    multi = [lines for lines in paragraphs if len(lines) >= 2]
+    titled = sum(1 for lines in multi if looks_like_title(lines))
+    has_titles = bool(multi) and titled >= 0.6 * len(multi) and len(multi) >= 0.5 * len(paragraphs)
+    papers: list[Paper] = []
+    seen: set[str] = set()
+    duplicates = 0
+    for lines in paragraphs:
+        title = None
+        if has_titles and looks_like_title(lines):
+            title, body = lines[0], lines[1:]
+        else:
+            body = lines
+        abstract = " ".join(body)
+        pid = paper_id(" ".join(lines))
+        if pid in seen:
+            duplicates += 1
+            continue
+        seen.add(pid)
+        papers.append(Paper(id=pid, index=len(papers) + 1, text=abstract, file_title=title))
+    return PaperList(path=source, name=name, papers=tuple(papers), duplicates=duplicates, has_titles=has_titles)
+
+
+def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> PaperList:
+    """Read a paper file. Every failure is a ReadError with a one-line message naming the file."""
+    path = Path(path)
+    data = read_bytes(path)
+    if not data.strip():
+        raise ReadError(f"{path}: the file is empty")
+    text = _decode(path, data, encoding)
+    return parse_text(text, str(path))

@@ -1,0 +1,39 @@
+"""Turning what a user types (`#12`, `3fa9`, a full id) into a paper."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .paper import Paper
+
+_HEX = re.compile(r"[0-9a-f]+")
+MIN_PREFIX = 4
+
+
+class RefError(Exception):
+    """A reference that names no paper, or more than one."""
+
+
+def resolve(ref: str, papers: Sequence[Paper]) -> Paper:
+    ref = ref.strip()
+    if ref.startswith("#"):
+        number = ref[1:]
+        if not number.isdigit():
+            raise RefError(f"{ref!r}: expected #N with N a paper number")
+        n = int(number)
+        if not 1 <= n <= len(papers):
+            raise RefError(f"{ref!r}: no paper #{n} (the list has {len(papers)})")
+        return papers[n - 1]
+    key = ref.lower()
+    if not _HEX.fullmatch(key):
+        raise RefError(f"{ref!r}: not a paper id, id prefix or #N")
+    if len(key) < MIN_PREFIX:
+        raise RefError(f"{ref!r}: an id prefix needs at least {MIN_PREFIX} characters")
+    matches = [paper for paper in papers if paper.id.startswith(key)]
+    if not matches:
+        raise RefError(f"{ref!r}: no paper has this id")
+    if len(matches) > 1:
+        shown = ", ".join(paper.id for paper in matches[:5])
+        raise RefError(f"{ref!r}: ambiguous, matches {len(matches)} papers ({shown})")
+    return matches[0]

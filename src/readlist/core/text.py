@@ -1,0 +1,168 @@
+"""Text normalisation: ids, display form (LaTeX to Unicode), control characters, links."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from functools import lru_cache
+
+# C0/C1 control characters except tab and newline; ESC, BEL, CSI and friends.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_URL = re.compile(r"https?://[^\s<>\"'`{}|\\^\]\[]+", re.IGNORECASE)
+_URL_TRAIL = ".,;:!?)'\""
+
+# Spans that look like LaTeX: inline math, a command with braced arguments, or an escape.
+_LATEX_SPAN = re.compile(
+    r"\$\$.+?\$\$"
+    r"|\$[^$\n]{1,400}?\$"
+    r"|\\[A-Za-z]+\*?(?:\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
+    r"|\\[%&_#${}~^ ,;!]"
+)
+_MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
+_MD_CODE = re.compile(r"`([^`\n]+)`")
+# A line-break hyphen: "wit- nessed". Kept when the next word joins a list ("pre- and post-").
+_BREAK_HYPHEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
+_HYPHEN_KEEP = frozenset({"and", "or", "nor", "to", "vs", "versus", "as", "but", "with", "than"})
+
+_EXTRA_TEXT_MACROS = (
+    "texttt",
+    "textsf",
+    "textnormal",
+    "textup",
+    "textmd",
+    "textsl",
+    "operatorname",
+    "boldsymbol",
+    "bm",
+    "mathbfit",
+    "mathnormal",
+    "textsuperscript",
+    "textsubscript",
+    "uline",
+    "mbox",
+    "hbox",
+    "ensuremath",
+    "textcolor",
+    "url",
+    "href",
+)
+
+
+def normalize_ws(text: str) -> str:
+    """NFC-normalise and collapse all whitespace runs to one space."""
+    if not unicodedata.is_normalized("NFC", text):
+        text = unicodedata.normalize("NFC", text)
+    return " ".join(text.split())
+
+
+def paper_id(text: str) -> str:
+    """12 hex digits naming a paper's text, independent of wrapping and line endings."""
+    return hashlib.blake2b(normalize_ws(text).encode("utf-8"), digest_size=6).hexdigest()
+
+
+def strip_control(text: str) -> str:
+    """Remove terminal control characters (ESC, BEL, ...); tabs become spaces."""
+    return _CONTROL.sub("", text.replace("\t", " "))
+
+
+def find_urls(text: str) -> tuple[str, ...]:
+    urls: list[str] = []
+    for match in _URL.finditer(text):
+        url = match.group(0).rstrip(_URL_TRAIL)
+        if url.count("(") < url.count(")"):
+            url = url.rstrip(")")
+        if url not in urls and len(url) > len("https://"):
+            urls.append(url)
+    return tuple(urls)
+
+
+@lru_cache(maxsize=1)
+def _converter():
+    from pylatexenc import latex2text, latexwalker, macrospec
+
+    walker_db = latexwalker.get_default_latex_context_db()
+    walker_db.add_context_category(
+        "readlist",
+        prepend=True,
+        macros=[macrospec.MacroSpec(name, "{") for name in _EXTRA_TEXT_MACROS if name not in ("textcolor", "href")]
+        + [macrospec.MacroSpec("textcolor", "{{"), macrospec.MacroSpec("href", "{{")],
+    )
+    text_db = latex2text.get_default_latex_context_db()
+    text_db.add_context_category(
+        "readlist",
+        prepend=True,
+        macros=[
+            latex2text.MacroTextSpec(name, simplify_repl="%(1)s")
+            for name in _EXTRA_TEXT_MACROS
+            if name not in ("textcolor", "href")
+        ]
+        + [
+            latex2text.MacroTextSpec("textcolor", simplify_repl="%(2)s"),
+            latex2text.MacroTextSpec("href", simplify_repl="%(2)s"),
+        ],
+    )
+    converter = latex2text.LatexNodes2Text(latex_context=text_db, math_mode="text", strict_latex_spaces=False)
+    return converter, walker_db, latexwalker
+
+
+# pylatexenc writes the lunate epsilon for \epsilon; readers expect the ordinary letter.
+_AFTER_LATEX = str.maketrans({"ϵ": "ε", "\u00a0": " "})
+
+
+def _latex_span_to_text(span: str) -> str:
+    converter, walker_db, latexwalker = _converter()
+    try:
+        walker = latexwalker.LatexWalker(span, latex_context=walker_db, tolerant_parsing=True)
+        nodes, _, _ = walker.get_latex_nodes()
+        out = converter.nodelist_to_text(nodes)
+    except Exception:  # pylatexenc raises a variety of errors on odd input; keep the text as written
+        return span
+    return out.translate(_AFTER_LATEX)
+
+
+def latex_to_text(text: str) -> str:
+    """Turn the LaTeX bits of running text into Unicode; leave everything else as written."""
+    if "\\" not in text and "$" not in text:
+        return text
+    return _LATEX_SPAN.sub(lambda m: _latex_span_to_text(m.group(0)), text)
+
+
+def strip_markdown(text: str) -> str:
+    if "*" in text or "_" in text:
+        text = _MD_EMPH.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(3), text)
+    if "`" in text:
+        text = _MD_CODE.sub(r"\1", text)
+    return text
+
+
+def repair_hyphens(text: str) -> str:
+    if "- " not in text:
+        return text
+
+    def join(match: re.Match[str]) -> str:
+        if match.group(2) in _HYPHEN_KEEP:
+            return match.group(0)
+        return match.group(1) + match.group(2)
+
+    return _BREAK_HYPHEN.sub(join, text)
+
+
+def to_plain(text: str) -> str:
+    """The display and search form of an abstract: one line, Unicode, no markup noise."""
+    text = normalize_ws(strip_control(text))
+    urls = find_urls(text)
+    # Keep links out of the LaTeX and Markdown passes (underscores and tildes are common in them).
+    for n, url in enumerate(urls):
+        text = text.replace(url, f"\x00{n}\x00")
+    text = strip_markdown(latex_to_text(text))
+    text = repair_hyphens(text)
+    for n, url in enumerate(urls):
+        text = text.replace(f"\x00{n}\x00", url)
+    return normalize_ws(text)
+
+
+def fold(text: str) -> str:
+    """Case- and accent-insensitive form for matching."""
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))

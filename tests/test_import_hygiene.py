@@ -1,0 +1,33 @@
+"""The core must stay usable without the UI: importing it never loads Textual."""
+
+import subprocess
+import sys
+
+import pytest
+
+CORE_MODULES = [
+    "readlist.core",
+    "readlist.core.reader",
+    "readlist.core.paper",
+    "readlist.core.text",
+    "readlist.core.titles",
+    "readlist.core.refs",
+    "readlist.core.paths",
+]
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_core_module_does_not_import_textual(module):
+    code = f"import sys, {module}; print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_cli_list_does_not_import_textual(tmp_path):
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom readlist.cli import cli\n"
+        "r = CliRunner().invoke(cli, ['list'])\nassert r.exit_code == 0, r.output\n"
+        "print('textual' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
