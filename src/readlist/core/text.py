@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import unicodedata
 from functools import lru_cache
@@ -81,6 +82,8 @@ def find_urls(text: str) -> tuple[str, ...]:
 def _converter():
     from pylatexenc import latex2text, latexwalker, macrospec
 
+    logging.getLogger("pylatexenc").setLevel(logging.CRITICAL)  # never let it print into a terminal UI
+
     walker_db = latexwalker.get_default_latex_context_db()
     walker_db.add_context_category(
         "readlist",
@@ -117,6 +120,8 @@ def _latex_span_to_text(span: str) -> str:
         nodes, _, _ = walker.get_latex_nodes()
         out = converter.nodelist_to_text(nodes)
     except Exception:  # pylatexenc raises a variety of errors on odd input; keep the text as written
+        return span
+    if "%s" in out or "%(" in out:  # a macro missing its arguments failed its substitution
         return span
     return out.translate(_AFTER_LATEX)
 

@@ -1,0 +1,217 @@
+"""Reading paper files: encodings, line endings, headers, wrapping, title lines, duplicates, errors."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from readlist.core.paths import bundled_papers
+from readlist.core.reader import ReadError, parse_text, read_papers
+
+A1 = "We study how large language models reason about tables. Our method improves accuracy by 12%."
+A2 = "Diffusion models are slow at sampling. We propose FastDiff, a distilled sampler that needs four steps."
+A3 = "Graph neural networks struggle with long-range dependencies. We analyse over-squashing in theory."
+SAMPLE = f"ICML 2025 论文列表\n\n{A1}\n\n{A2}\n\n{A3}\n"
+
+
+def ids(path, **kw):
+    return [p.id for p in read_papers(path, **kw).papers]
+
+
+def test_reads_header_and_papers(write_file):
+    papers = read_papers(write_file(SAMPLE))
+    assert papers.name == "ICML 2025 论文列表"
+    assert [p.text for p in papers.papers] == [A1, A2, A3]
+    assert [p.index for p in papers.papers] == [1, 2, 3]
+    assert all(len(p.id) == 12 and int(p.id, 16) >= 0 for p in papers.papers)
+
+
+@pytest.mark.parametrize(
+    "variant",
+    [
+        lambda s: s.encode("utf-8"),
+        lambda s: b"\xef\xbb\xbf" + s.encode("utf-8"),
+        lambda s: s.replace("\n", "\r\n").encode("utf-8"),
+        lambda s: s.replace("\n", "\r").encode("utf-8"),
+        lambda s: b"\xef\xbb\xbf" + s.replace("\n", "\r\n").encode("utf-8"),
+    ],
+    ids=["lf", "bom", "crlf", "cr", "bom-crlf"],
+)
+def test_line_endings_and_bom_give_same_papers(write_file, variant):
+    expected = ids(write_file(SAMPLE, "base.txt"))
+    papers = read_papers(write_file(variant(SAMPLE)))
+    assert [p.id for p in papers.papers] == expected
+    assert papers.name == "ICML 2025 论文列表"
+
+
+def test_whitespace_only_lines_separate_paragraphs(write_file):
+    papers = read_papers(write_file(f"{A1}\n   \t\n{A2}\n\n\n\n{A3}"))
+    assert len(papers) == 3
+
+
+def test_no_header_when_first_paragraph_is_a_sentence(write_file):
+    papers = read_papers(write_file(f"We show that attention is enough.\n\n{A1}"))
+    assert len(papers) == 2
+    assert papers.name == "papers.txt"
+
+
+def test_hard_wrapped_abstract_is_joined_and_keeps_its_id(write_file):
+    wrapped = "\n".join(_wrap(A2, 40))
+    papers = read_papers(write_file(f"{A1}\n\n{wrapped}\n\n{A3}"))
+    assert papers.papers[1].text == A2
+    assert papers.papers[1].file_title is None
+    assert papers.papers[1].id == read_papers(write_file(f"{A2}", "one.txt")).papers[0].id
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}".strip()
+    return [*lines, line]
+
+
+def test_many_hard_wrapped_abstracts_are_not_mistaken_for_titled(write_file, tmp_path):
+    sample = (bundled_papers()).read_text(encoding="utf-8").split("\n\n")[1:8]
+    text = "\n\n".join("\n".join(_wrap(a.strip(), 72)) for a in sample)
+    papers = read_papers(write_file(text))
+    assert not papers.has_titles
+    assert all(p.file_title is None for p in papers.papers)
+    assert [p.text for p in papers.papers] == [" ".join(a.split()) for a in sample]
+
+
+def test_title_lines_are_titles(write_file):
+    text = (
+        "FastDiff: Four-Step Diffusion Sampling\n"
+        + "\n".join(_wrap(A2, 70))
+        + "\n\nOver-Squashing in Graph Networks\n"
+        + A3
+        + "\n\nTables and Language Models\n"
+        + A1
+    )
+    papers = read_papers(write_file(text))
+    assert papers.has_titles
+    assert [p.title for p in papers.papers] == [
+        "FastDiff: Four-Step Diffusion Sampling",
+        "Over-Squashing in Graph Networks",
+        "Tables and Language Models",
+    ]
+    assert papers.papers[0].text == A2
+
+
+def test_duplicates_are_dropped_and_counted(write_file):
+    wrapped_a1 = "\n".join(_wrap(A1, 30))
+    papers = read_papers(write_file(f"{A1}\n\n{A2}\n\n{wrapped_a1}\n\n{A1}"))
+    assert len(papers) == 2
+    assert papers.duplicates == 2
+    assert [p.index for p in papers.papers] == [1, 2]
+
+
+def test_ids_stable_across_reordering_and_edits_of_others(write_file):
+    before = {p.text: p.id for p in read_papers(write_file(f"{A1}\n\n{A2}\n\n{A3}", "a.txt")).papers}
+    after = {p.text: p.id for p in read_papers(write_file(f"{A3}\n\n{A1} Edited.\n\n{A2}", "b.txt")).papers}
+    assert after[A2] == before[A2]
+    assert after[A3] == before[A3]
+    assert f"{A1} Edited." in after and after[f"{A1} Edited."] != before[A1]
+
+
+def test_nfc_and_nfd_give_same_id(write_file):
+    nfc = "Café models for naïve users are studied here."
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", nfc)
+    assert ids(write_file(nfc, "a.txt")) == ids(write_file(nfd, "b.txt"))
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [
+        (b"", "empty"),
+        (b"   \n\n \t\n", "empty"),
+        ("ICML 2025 论文列表\n\n".encode(), "only a header"),
+        (b"abc\x00def\n\nmore", "binary"),
+        ("Résumé of our findings is here.".encode("latin-1"), "byte offset 1"),
+    ],
+    ids=["empty", "blank", "header-only", "binary", "not-utf8"],
+)
+def test_bad_files_raise_one_line_error_naming_the_file(write_file, content, problem):
+    path = write_file(content)
+    with pytest.raises(ReadError) as err:
+        read_papers(path)
+    message = str(err.value)
+    assert str(path) in message and problem in message and "\n" not in message
+
+
+def test_not_utf8_suggests_encoding_and_encoding_option_reads_it(write_file):
+    path = write_file("Résumé of our findings is here.\n\nAnother café paper abstract.".encode("latin-1"))
+    with pytest.raises(ReadError, match="--encoding"):
+        read_papers(path)
+    papers = read_papers(path, encoding="latin-1")
+    assert papers.papers[0].text.startswith("Résumé")
+
+
+def test_unknown_encoding_is_an_error(write_file):
+    with pytest.raises(ReadError, match="unknown encoding"):
+        read_papers(write_file(A1), encoding="no-such-codec")
+
+
+def test_missing_and_directory(tmp_path):
+    with pytest.raises(ReadError, match="no such file"):
+        read_papers(tmp_path / "nope.txt")
+    with pytest.raises(ReadError, match="directory"):
+        read_papers(tmp_path)
+
+
+def test_unreadable_file(write_file, monkeypatch):
+    path = write_file(A1)
+
+    def deny(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("builtins.open", deny)
+    with pytest.raises(ReadError, match="permission denied"):
+        read_papers(path)
+
+
+def test_huge_single_paragraph_loads(write_file):
+    word = "transformers scale "
+    text = word * (5_000_000 // len(word))
+    papers = read_papers(write_file(text))
+    assert len(papers) == 1
+    assert len(papers.papers[0].title) <= 90
+
+
+def test_hundred_thousand_papers_load(write_file):
+    text = "\n\n".join(f"Paper number {i} studies topic {i % 97} with care." for i in range(100_000))
+    papers = read_papers(write_file(text))
+    assert len(papers) == 100_000
+    assert papers.papers[-1].index == 100_000
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=400))
+def test_reader_only_raises_read_error_on_any_bytes(tmp_path, data):
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes(data)
+    try:
+        read_papers(path)
+    except ReadError:
+        pass
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=600))
+def test_round_trip_of_papers_gives_same_ids(text):
+    try:
+        first = parse_text(text)
+    except ReadError:
+        return
+    rewritten = "\n\n".join(
+        ["Reading list", *[(p.file_title + "\n" + p.text) if p.file_title else p.text for p in first.papers]]
+    )
+    second = parse_text(rewritten)
+    assert [p.id for p in second.papers] == [p.id for p in first.papers]

@@ -1,0 +1,51 @@
+"""The display form of abstracts: LaTeX as Unicode, Markdown markers removed, hyphens repaired, links found."""
+
+import pytest
+
+from readlist.core.paper import Paper
+from readlist.core.text import find_urls, paper_id, strip_control, to_plain
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        (r"a noise level $\epsilon$ here", "a noise level ε here"),
+        (r"we introduce $\textit{MetaNIM Arena}$, a benchmark", "we introduce MetaNIM Arena, a benchmark"),
+        (r"about 20\% lower latency", "about 20% lower latency"),
+        (r"gains of 5% and 7%", "gains of 5% and 7%"),
+        (r"$\texttt{\textbf{DReaMAD}}$ ($\textbf{D}$iverse $\textbf{Rea}$soning)", "DReaMAD (Diverse Reasoning)"),
+        ("we propose **DReaMAD** and *FastDiff*", "we propose DReaMAD and FastDiff"),
+        ("we have wit- nessed growth on Hug- ging Face", "we have witnessed growth on Hugging Face"),
+        ("both pre- and post-training", "both pre- and post-training"),
+        ("line one\nline two", "line one line two"),
+        (r"runs in $\mathcal{O}(\log n)$ time", "runs in 𝒪(log n) time"),
+    ],
+)
+def test_plain_form(text, plain):
+    assert to_plain(text) == plain
+
+
+def test_urls_survive_latex_and_markdown_passes():
+    text = r"Code at https://github.com/a_b/c_d~e and \textbf{more}."
+    assert to_plain(text) == "Code at https://github.com/a_b/c_d~e and more."
+    assert find_urls(text) == ("https://github.com/a_b/c_d~e",)
+
+
+def test_urls_are_trimmed_of_sentence_punctuation():
+    text = "See (https://example.org/x) and https://foo.io/a. Also http://bar.com/q?x=1, done"
+    assert find_urls(text) == ("https://example.org/x", "https://foo.io/a", "http://bar.com/q?x=1")
+
+
+def test_paper_exposes_urls_and_plain():
+    paper = Paper(id=paper_id("x"), index=1, text=r"Our code: https://github.com/x/y. We use $\alpha$.")
+    assert paper.urls == ("https://github.com/x/y",)
+    assert "α" in paper.plain
+
+
+def test_control_characters_are_stripped():
+    assert strip_control("a\x1b[31mred\x07\x9b b") == "a[31mred b"
+    assert to_plain("bell\x07 and \x1b]0;title\x07 escape") == "bell and ]0;title escape"
+
+
+def test_broken_latex_is_kept_as_written():
+    assert to_plain(r"an unclosed $\frac{a}{ formula") == r"an unclosed $\frac{a}{ formula"
