@@ -1,0 +1,220 @@
+"""Exporting papers with their annotations: Markdown notes, JSON, CSV and BibTeX; atomic file writes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .paper import Paper
+from .text import fold, strip_control
+
+FORMATS = ("md", "json", "csv", "bibtex")
+CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
+TAG_SEPARATOR = "; "
+JSON_VERSION = 1
+
+
+class ExportExistsError(FileExistsError):
+    """The target file exists and overwriting was not asked for."""
+
+
+def is_annotated(note: Any) -> bool:
+    """The default export selection: a star, a note or at least one tag."""
+    return note is not None and (bool(note.starred) or bool(note.note.strip()) or bool(note.tags))
+
+
+def substring_match(papers: Sequence[Paper], annotations: Mapping[str, Any], query: str) -> list[int]:
+    """Positions of papers whose title, abstract, note or tags contain `query` (case- and accent-insensitive)."""
+    needle = fold(query.strip())
+    out = []
+    for position, paper in enumerate(papers):
+        note = annotations.get(paper.id)
+        extra = f" {note.note} {' '.join(note.tags)}" if note is not None else ""
+        if needle in fold(f"{paper.title} {paper.plain}{extra}"):
+            out.append(position)
+    return out
+
+
+def select(
+    papers: Sequence[Paper],
+    annotations: Mapping[str, Any],
+    query: str | None = None,
+    *,
+    everything: bool = False,
+    matcher: Callable[[Sequence[Paper], Mapping[str, Any], str], list[int]] = substring_match,
+) -> list[Paper]:
+    """The papers to export, in list order: all, those matching `query`, or (default) the annotated ones."""
+    if everything:
+        return list(papers)
+    if query is not None and query.strip():
+        return [papers[position] for position in sorted(matcher(papers, annotations, query))]
+    return [paper for paper in papers if is_annotated(annotations.get(paper.id))]
+
+
+def _fields(paper: Paper, note: Any) -> dict[str, Any]:
+    return {
+        "status": getattr(note, "status", "unread"),
+        "starred": bool(getattr(note, "starred", False)),
+        "tags": list(getattr(note, "tags", ())),
+        "note": getattr(note, "note", ""),
+    }
+
+
+def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
+    parts = [f"# {strip_control(heading)}\n"]
+    for paper in papers:
+        f = _fields(paper, annotations.get(paper.id))
+        meta = [f"`{paper.id}`", f"#{paper.index}", f["status"]]
+        if f["starred"]:
+            meta.append("★ starred")
+        if f["tags"]:
+            meta.append("tags: " + ", ".join(f"`{tag}`" for tag in f["tags"]))
+        section = [f"## {strip_control(paper.title)}", "", " · ".join(meta), "", "> " + strip_control(paper.plain)]
+        if f["note"].strip():
+            section += ["", f["note"].strip("\n")]
+        parts.append("\n".join(section) + "\n")
+    return "\n".join(parts)
+
+
+def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
+    rows = []
+    for paper in papers:
+        note = annotations.get(paper.id)
+        rows.append(
+            {
+                "id": paper.id,
+                "index": paper.index,
+                "title": paper.title,
+                "text": paper.text,
+                "urls": list(paper.urls),
+                **_fields(paper, note),
+                "created": getattr(note, "created", None),
+                "updated": getattr(note, "updated", None),
+                "read_at": getattr(note, "read_at", None),
+            }
+        )
+    return json.dumps({"version": JSON_VERSION, "papers": rows}, ensure_ascii=False, indent=2) + "\n"
+
+
+def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_FIELDS)
+    for paper in papers:
+        f = _fields(paper, annotations.get(paper.id))
+        starred = "true" if f["starred"] else "false"
+        tags = TAG_SEPARATOR.join(f["tags"])
+        writer.writerow([paper.id, paper.index, paper.title, f["status"], starred, tags, f["note"]])
+    return buffer.getvalue()
+
+
+# BibTeX counts braces even when escaped, so braces and backslashes become brace-balanced commands.
+_BIBTEX_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "{": r"\textbraceleft{}",
+    "}": r"\textbraceright{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "^": r"\^{}",
+    "~": r"\~{}",
+}
+_BIBTEX_SPECIAL = re.compile("|".join(re.escape(ch) for ch in _BIBTEX_ESCAPES))
+
+
+def bibtex_escape(text: str) -> str:
+    """Plain text as a brace-delimited BibTeX value: LaTeX specials escaped, braces always balanced."""
+    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_control(text))
+
+
+def bibtex_key(paper: Paper) -> str:
+    return f"readlist:{paper.id}"
+
+
+def to_bibtex(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
+    entries = []
+    for paper in papers:
+        f = _fields(paper, annotations.get(paper.id))
+        fields = [("title", paper.title), ("abstract", paper.plain)]
+        if paper.urls:
+            fields.append(("url", paper.urls[0]))
+        if f["note"].strip():
+            fields.append(("note", f["note"].strip()))
+        if f["tags"]:
+            fields.append(("keywords", ", ".join(f["tags"])))
+        body = ",\n".join(f"  {name} = {{{bibtex_escape(value)}}}" for name, value in fields)
+        entries.append(f"@misc{{{bibtex_key(paper)},\n{body}\n}}\n")
+    return "\n".join(entries)
+
+
+_WRITERS = {"md": to_markdown, "json": to_json, "csv": to_csv, "bibtex": to_bibtex}
+
+
+def export(papers: Sequence[Paper], annotations: Mapping[str, Any], fmt: str) -> str:
+    """`papers` (already selected, in list order) with their annotations in format `fmt`."""
+    try:
+        writer = _WRITERS[fmt]
+    except KeyError:
+        raise ValueError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})") from None
+    return writer(papers, annotations)
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -> Path:
+    """Write `text` (UTF-8, line endings as given) so readers see the old file or the new one, never half.
+
+    Without `force` an existing file is left alone and ExportExistsError is raised, also when
+    the file appears while writing.
+    """
+    target = Path(path)
+    if target.is_dir():
+        raise IsADirectoryError(f"{target}: is a directory")
+    if not force and os.path.lexists(target):
+        raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
+    directory = target.parent
+    fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp_name, 0o666 & ~umask)
+        if force:
+            os.replace(tmp_name, target)
+        else:
+            try:
+                os.link(tmp_name, target)  # fails if the target appeared meanwhile
+            except FileExistsError:
+                raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
+            except OSError:
+                if os.path.lexists(target):
+                    raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
+                os.replace(tmp_name, target)  # file systems without hard links
+    finally:
+        if os.path.exists(tmp_name):
+            os.unlink(tmp_name)
+    _fsync_dir(directory)
+    return target
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
