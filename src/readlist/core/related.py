@@ -13,7 +13,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .paper import Paper
 
@@ -70,8 +70,10 @@ class RelatedIndex:
     """Unit-length TF-IDF vectors of every paper, and the inverted index over them."""
 
     size: int
-    doc_terms: tuple[tuple[tuple[int, float], ...], ...]  # per paper: (term id, weight)
-    postings: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...]  # per term: (positions, weights)
+    doc_terms: tuple[tuple[tuple[int, float], ...], ...] = field(repr=False)  # per paper: (term id, weight)
+    postings: tuple[tuple[tuple[int, ...], tuple[float, ...]], ...] = field(
+        repr=False
+    )  # per term: (positions, weights)
 
     @classmethod
     def build(cls, papers: Sequence[Paper]) -> RelatedIndex:

@@ -1,0 +1,182 @@
+"""Export: Markdown notes, JSON, CSV round trips, BibTeX that parses, selection, atomic writes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+
+import bibtexparser
+import pytest
+
+from readlist.core.export import (
+    _BIBTEX_ESCAPES,
+    CSV_FIELDS,
+    ExportExistsError,
+    export,
+    select,
+    write_atomic,
+)
+from readlist.core.paper import Paper
+
+
+@dataclass(frozen=True)
+class Note:
+    id: str
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    created: str | None = None
+    updated: str | None = None
+    read_at: str | None = None
+
+
+TRICKY_NOTE = 'Compare with "FastDiff", section 3.\nSecond line, with commas; and {braces}, 100% & $x_1$\n\n- a list'
+PAPERS = [
+    Paper(
+        id="a1b2c3d4e5f6",
+        index=1,
+        text="We study $\\mathcal{O}(n)$ attention {with braces} & 50% less memory. Code: https://example.org/x_y.",
+    ),
+    Paper(id="0123456789ab", index=2, text="Diffusion models are slow at sampling. We propose FastDiff."),
+    Paper(id="ffffeeeedddd", index=3, text="Graph neural networks struggle with long-range dependencies."),
+]
+NOTES = {
+    "a1b2c3d4e5f6": Note(
+        "a1b2c3d4e5f6", starred=True, status="read", tags=("attention", "efficiency"), note=TRICKY_NOTE
+    ),
+    "0123456789ab": Note("0123456789ab", tags=("diffusion",)),
+    "ffffeeeedddd": Note("ffffeeeedddd", status="reading"),  # no star, note or tag
+}
+
+
+def test_default_selection_is_papers_with_a_star_note_or_tags_in_list_order():
+    assert [p.index for p in select(PAPERS, NOTES)] == [1, 2]
+    assert [p.index for p in select(PAPERS, NOTES, everything=True)] == [1, 2, 3]
+
+
+def test_query_selects_by_text_note_or_tag_case_insensitively():
+    assert [p.index for p in select(PAPERS, NOTES, "GRAPH neural")] == [3]
+    assert [p.index for p in select(PAPERS, NOTES, "fastdiff")] == [1, 2]  # paper 1 by its note
+    assert [p.index for p in select(PAPERS, NOTES, "diffusion")] == [2]
+    assert select(PAPERS, NOTES, "no such words") == []
+
+
+def test_csv_round_trips_commas_quotes_and_newlines():
+    text = export(PAPERS, NOTES, "csv")
+    rows = list(csv.DictReader(io.StringIO(text, newline="")))
+    assert tuple(rows[0].keys()) == CSV_FIELDS
+    assert len(rows) == 3
+    first = rows[0]
+    assert first["note"] == TRICKY_NOTE
+    assert (first["id"], first["index"], first["status"], first["starred"]) == ("a1b2c3d4e5f6", "1", "read", "true")
+    assert first["tags"].split("; ") == ["attention", "efficiency"]
+    assert first["title"] == PAPERS[0].title
+    assert rows[2]["note"] == "" and rows[2]["starred"] == "false"
+
+
+def test_json_has_stable_fields_and_annotations():
+    data = json.loads(export(PAPERS, NOTES, "json"))
+    assert data["version"] == 1
+    first = data["papers"][0]
+    assert {
+        "id",
+        "index",
+        "title",
+        "text",
+        "status",
+        "starred",
+        "tags",
+        "note",
+        "created",
+        "updated",
+        "read_at",
+    } <= set(first)
+    assert first["note"] == TRICKY_NOTE and first["tags"] == ["attention", "efficiency"] and first["starred"] is True
+    assert first["urls"] == ["https://example.org/x_y"]
+    assert [p["id"] for p in data["papers"]] == [p.id for p in PAPERS]
+
+
+def test_json_of_unannotated_paper_has_defaults():
+    paper = json.loads(export(PAPERS[1:2], {}, "json"))["papers"][0]
+    assert (paper["status"], paper["starred"], paper["tags"], paper["note"]) == ("unread", False, [], "")
+    assert paper["created"] is None
+
+
+def _bibtex_unescape(value: str) -> str:
+    reverse = {v: k for k, v in _BIBTEX_ESCAPES.items()}
+    pattern = re.compile("|".join(re.escape(v) for v in sorted(reverse, key=len, reverse=True)))
+    return pattern.sub(lambda m: reverse[m.group(0)], value)
+
+
+def test_bibtex_parses_and_keeps_fields():
+    library = bibtexparser.parse_string(export(PAPERS, NOTES, "bibtex"))
+    assert library.failed_blocks == []
+    assert [e.key for e in library.entries] == [f"readlist:{p.id}" for p in PAPERS]
+    assert all(e.entry_type == "misc" for e in library.entries)
+    first = library.entries[0].fields_dict
+    assert _bibtex_unescape(first["title"].value) == PAPERS[0].title
+    assert _bibtex_unescape(first["abstract"].value) == PAPERS[0].plain
+    assert _bibtex_unescape(first["note"].value) == TRICKY_NOTE
+    assert first["keywords"].value == "attention, efficiency"
+    assert _bibtex_unescape(first["url"].value) == "https://example.org/x_y"
+    assert "note" not in library.entries[2].fields_dict and "keywords" not in library.entries[2].fields_dict
+
+
+def test_bibtex_braces_stay_balanced_whatever_the_text():
+    paper = Paper(id="abcabcabcabc", index=1, text="Unbalanced } braces { and \\ backslashes }}} in text.")
+    out = export([paper], {paper.id: Note(paper.id, note="a } b {{ c \\")}, "bibtex")
+    library = bibtexparser.parse_string(out)
+    assert library.failed_blocks == [] and len(library.entries) == 1
+    assert _bibtex_unescape(library.entries[0].fields_dict["note"].value) == "a } b {{ c \\"
+
+
+def test_markdown_has_one_section_per_paper_with_quote_and_note():
+    out = export(PAPERS[:2], NOTES, "md")
+    sections = out.split("\n## ")[1:]
+    assert len(sections) == 2
+    first = sections[0]
+    assert first.startswith(PAPERS[0].title)
+    assert "`a1b2c3d4e5f6`" in first and "read" in first and "`attention`" in first and "★" in first
+    assert "> " + PAPERS[0].plain in first
+    assert TRICKY_NOTE in first
+    assert sections[1].startswith(PAPERS[1].title) and "`diffusion`" in sections[1]
+    assert out.index(PAPERS[0].title) < out.index(PAPERS[1].title)
+
+
+def test_unknown_format_is_an_error():
+    with pytest.raises(ValueError, match="unknown export format"):
+        export(PAPERS, NOTES, "docx")
+
+
+def test_write_atomic_creates_and_refuses_to_overwrite(tmp_path):
+    tmp_path = tmp_path / "out"
+    tmp_path.mkdir()
+    target = tmp_path / "notes.csv"
+    write_atomic(target, "a\r\nb\n")
+    assert target.read_bytes() == b"a\r\nb\n"  # line endings as given
+    with pytest.raises(ExportExistsError, match="--force"):
+        write_atomic(target, "other")
+    assert target.read_bytes() == b"a\r\nb\n"
+    write_atomic(target, "new", force=True)
+    assert target.read_text() == "new"
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.csv"]  # no temp file left behind
+
+
+def test_write_atomic_leaves_no_temp_file_on_failure(tmp_path, monkeypatch):
+    tmp_path = tmp_path / "out"
+    tmp_path.mkdir()
+    target = tmp_path / "out.md"
+    target.write_text("old")
+
+    def boom(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("readlist.core.export.os.replace", boom)
+    with pytest.raises(OSError, match="disk full"):
+        write_atomic(target, "new", force=True)
+    assert target.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.md"]

@@ -1,0 +1,95 @@
+"""Reading progress: status counts, papers read per day from events, per-tag progress, the text bar."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date
+
+from readlist.core.paper import Paper
+from readlist.core.stats import compute_stats, progress_bar
+
+
+@dataclass(frozen=True)
+class Note:
+    id: str
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple[str, ...] = ()
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Ev:
+    time: str
+    paper: str
+    action: str = "status"
+    before: dict = field(default_factory=dict)
+    after: dict = field(default_factory=dict)
+
+
+PAPERS = [Paper(id=f"{n:012x}", index=n + 1, text=f"Abstract number {n}.") for n in range(6)]
+ID = [p.id for p in PAPERS]
+TODAY = date(2025, 7, 13)
+
+
+def stats(annotations, events=()):
+    return compute_stats(PAPERS, {a.id: a for a in annotations}, list(events), TODAY, tz=UTC)
+
+
+def test_counts_by_status_star_and_note():
+    s = stats(
+        [
+            Note(ID[0], status="read", starred=True, note="good"),
+            Note(ID[1], status="reading", note="   "),
+            Note(ID[2], status="read", tags=("rl",)),
+            Note("ffffffffffff", status="read", starred=True, note="orphan"),  # no longer in the list
+        ]
+    )
+    assert (s.total, s.unread, s.reading, s.read) == (6, 3, 1, 2)
+    assert (s.starred, s.noted) == (1, 1)
+
+
+def test_read_per_day_counts_distinct_papers_in_the_last_30_days():
+    read = {"status": "read"}
+    events = [
+        Ev("2025-07-13T09:00:00+00:00", ID[0], after=read),
+        Ev("2025-07-13T10:00:00+00:00", ID[0], after=read),  # the same paper twice: one
+        Ev("2025-07-13T11:00:00+00:00", ID[1], after=read),
+        Ev("2025-07-12T23:59:59Z", ID[2], after=read),
+        Ev("2025-06-14T12:00:00+00:00", ID[3], after=read),  # oldest day in the window
+        Ev("2025-06-13T12:00:00+00:00", ID[4], after=read),  # 31 days ago: outside
+        Ev("2025-07-13T12:00:00+00:00", ID[5], after={"status": "reading"}),
+        Ev("2025-07-13T12:00:00+00:00", ID[5], action="note", after={"note": "x"}),
+    ]
+    per_day = stats([], events).read_per_day
+    assert len(per_day) == 30
+    assert per_day[-1] == 2 and per_day[-2] == 1 and per_day[0] == 1
+    assert sum(per_day) == 4
+
+
+def test_tags_with_counts_and_read_counts_most_used_first():
+    s = stats(
+        [
+            Note(ID[0], status="read", tags=("rl", "theory")),
+            Note(ID[1], tags=("rl",)),
+            Note(ID[2], status="read", tags=("rl",)),
+            Note(ID[3], status="read", tags=("agents",)),
+        ]
+    )
+    assert s.tags == (("rl", 3, 2), ("agents", 1, 1), ("theory", 1, 1))
+    assert s.to_dict()["tags"][0] == {"tag": "rl", "papers": 3, "read": 2}
+
+
+def test_to_dict_dates_each_day():
+    days = stats([]).to_dict()["read_per_day"]
+    assert days[0]["date"] == "2025-06-14" and days[-1]["date"] == "2025-07-13"
+
+
+def test_progress_bar():
+    assert progress_bar(0, 10, 10) == "░" * 10
+    assert progress_bar(10, 10, 10) == "█" * 10
+    assert progress_bar(5, 10, 10) == "█" * 5 + "░" * 5
+    assert progress_bar(1, 1000, 10).startswith("█")  # any progress shows
+    assert progress_bar(999, 1000, 10).endswith("░")  # almost is not done
+    assert progress_bar(0, 0, 4) == "░░░░"
+    assert len(progress_bar(3, 7, 23)) == 23
