@@ -1,0 +1,81 @@
+"""Every user action of the main screen, declared once.
+
+The screen's key bindings, the footer, the `?` help screen and the command palette are all
+built from this table, so they never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Action:
+    keys: str  # comma-separated Textual key names
+    action: str  # action name on the main screen (without "action_")
+    description: str  # short label for the footer
+    help: str  # one line for the help screen and the command palette
+    group: str
+    show: bool = True  # in the footer
+    palette: bool = True  # offered in the command palette
+
+    @property
+    def display_keys(self) -> str:
+        names = {
+            "question_mark": "?",
+            "slash": "/",
+            "space": "Space",
+            "pageup": "PgUp",
+            "pagedown": "PgDn",
+            "home": "Home",
+            "end": "End",
+            "enter": "Enter",
+            "escape": "Esc",
+            "tab": "Tab",
+            "up": "↑",
+            "down": "↓",
+            "ctrl+p": "Ctrl+P",
+        }
+        return " ".join(names.get(k, k) for k in self.keys.split(","))
+
+    def binding(self) -> Binding:
+        return Binding(self.keys, self.action, self.description, show=self.show, id=self.action)
+
+
+ACTIONS: tuple[Action, ...] = (
+    # Moving around
+    Action("j,down", "cursor_down", "Down", "Move to the next paper", "Move", show=False, palette=False),
+    Action("k,up", "cursor_up", "Up", "Move to the previous paper", "Move", show=False, palette=False),
+    Action("g,home", "cursor_first", "First", "Jump to the first paper", "Move", show=False),
+    Action("G,end", "cursor_last", "Last", "Jump to the last paper", "Move", show=False),
+    Action("pageup", "page_up", "Page up", "Move up a page", "Move", show=False, palette=False),
+    Action("pagedown", "page_down", "Page down", "Move down a page", "Move", show=False, palette=False),
+    Action("slash", "focus_search", "Search", "Focus the search bar", "Move"),
+    Action("enter", "open_detail", "Detail", "Show the detail pane (narrow layout) or focus it", "Move", show=False),
+    Action("N", "next_unread", "Next unread", "Jump to the next unread paper in the view", "Move", show=False),
+    Action("f", "cycle_filter", "Filter", "Cycle the quick filter: all / unread / reading / read / starred", "View"),
+    Action("p", "progress", "Progress", "Show reading progress", "View", show=False),
+    # Annotating
+    Action("s", "toggle_star", "Star", "Star or unstar the paper", "Annotate"),
+    Action("r", "cycle_status", "Status", "Cycle unread → reading → read", "Annotate"),
+    Action("1", "set_unread", "Unread", "Mark the paper unread", "Annotate", show=False),
+    Action("2", "set_reading", "Reading", "Mark the paper as being read", "Annotate", show=False),
+    Action("3", "set_read", "Read", "Mark the paper read", "Annotate", show=False),
+    Action("space", "read_and_next", "Read+next", "Mark the paper read and move to the next", "Annotate", show=False),
+    Action("n", "edit_note", "Note", "Edit the note (ctrl+s saves)", "Annotate"),
+    Action("e", "external_note", "Note in $EDITOR", "Edit the note in $EDITOR", "Annotate", show=False),
+    Action("t", "edit_tags", "Tags", "Edit the tags", "Annotate"),
+    Action("u", "undo", "Undo", "Undo the last change", "Annotate", show=False),
+    Action("R", "mark_view_read", "All read", "Mark every paper in the view read (asks first)", "Annotate", show=False),
+    # Elsewhere
+    Action("o", "open_link", "Open link", "Open the paper's first link in the browser", "Other", show=False),
+    Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False),
+    Action("question_mark", "help", "Help", "Show all keys", "Other"),
+    Action("q", "quit", "Quit", "Quit readlist", "Other"),
+)
+
+
+def bindings() -> list[Binding]:
+    return [action.binding() for action in ACTIONS]

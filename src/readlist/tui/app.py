@@ -1,0 +1,129 @@
+"""The readlist terminal app: wires the core's papers and store to the main screen."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from textual.app import App
+
+from ..core.paper import PaperList
+from ..core.paths import ui_state_path
+from ..core.store import Store
+from .commands import ActionCommands, PaperCommands
+from .screens.main import FILTERS, MainScreen
+from .state import UiState, load_state, save_state
+
+STICKY = 60 * 60 * 24 * 365  # "until dismissed": click a notification to close it
+POLL_SECONDS = 2.0
+
+
+class ReadlistApp(App):
+    CSS_PATH = "readlist.tcss"
+    TITLE = "readlist"
+    COMMANDS = App.COMMANDS | {ActionCommands, PaperCommands}
+
+    def __init__(
+        self, papers: PaperList, db_path: Path, store: Store | None = None, state_path: Path | None = None
+    ) -> None:
+        super().__init__()
+        self.papers = papers
+        self.store = store if store is not None else Store(db_path)
+        self.state_path = state_path or ui_state_path(Path(db_path))
+        self.state = load_state(self.state_path)
+        self.startup_messages = list(self.store.notices)
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
+        self._related = None
+        self._related_lock = threading.Lock()
+        self.search_index = None
+
+    @property
+    def main_screen(self) -> MainScreen:
+        return self.get_screen("main") if "main" in self._installed_screens else self.screen
+
+    def on_mount(self) -> None:
+        if self.state.theme and self.state.theme in self.available_themes:
+            self.theme = self.state.theme
+        main = MainScreen(self.papers)
+        self.install_screen(main, "main")
+        self.push_screen("main")
+        if self.state.filter in FILTERS:
+            main.quick_filter = self.state.filter
+        if self.state.paper:
+            paper = self.papers.by_id.get(self.state.paper)
+            if paper is not None and not main.paper_list.select_position(paper.index - 1):
+                main._pending_select = paper.id
+        self.reconcile()
+        for message in self.startup_messages:
+            self.notify(message, severity="error", timeout=STICKY, markup=False)
+        self.set_interval(POLL_SECONDS, self.poll_store)
+
+    def reconcile(self) -> None:
+        for message in self.store.reconcile(self.papers):
+            self.notify(message, severity="warning", timeout=STICKY, markup=False)
+
+    async def write(self, fn):
+        """Run a store change off the UI thread, in order; report failures without losing the change."""
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(self._writer, fn)
+        except Exception as exc:  # a store refusing a change (e.g. a bad value) must not end the app
+            self.notify(f"Not saved: {exc}", severity="error", markup=False)
+            return None
+        if self.store.pending_error:
+            self.notify(
+                f"{self.store.pending_error} — kept in memory, retrying", severity="error", markup=False, timeout=5
+            )
+        return result
+
+    async def poll_store(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.store.pending_error:
+            await loop.run_in_executor(self._writer, self.store.flush)
+            if not self.store.pending_error:
+                self.notify("All changes saved", timeout=2)
+        changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
+        if changed and isinstance(self.screen, MainScreen):
+            self.screen.refresh_all()
+
+    def index_ready(self, index) -> None:
+        self.search_index = index
+
+    def related_index(self):
+        """Built once, on first use, in whichever worker thread asks first."""
+        with self._related_lock:
+            if self._related is None and len(self.papers.papers) > 1:
+                from ..core.related import RelatedIndex
+
+                self._related = RelatedIndex.build(self.papers.papers)
+            return self._related
+
+    def remember(self) -> UiState:
+        main = self.get_screen("main") if "main" in self._installed_screens else None
+        paper = main.current_paper if isinstance(main, MainScreen) else None
+        return UiState(
+            paper=paper.id if paper else self.state.paper,
+            filter=main.quick_filter if isinstance(main, MainScreen) else self.state.filter,
+            theme=self.theme,
+        )
+
+    async def action_quit(self) -> None:
+        save_state(self.state_path, self.remember())
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._writer, self.store.flush)
+        if self.store.pending_error:
+            self.notify(
+                f"{self.store.pending_error} — not quitting so nothing is lost; fix it and press q again",
+                severity="error",
+                markup=False,
+                timeout=10,
+            )
+            self._quit_anyway = getattr(self, "_quit_anyway", 0) + 1
+            if self._quit_anyway < 2:
+                return
+        self.exit()
+
+    def on_unmount(self) -> None:
+        self._writer.shutdown(wait=True)

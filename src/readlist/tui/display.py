@@ -1,0 +1,26 @@
+"""Turning user and paper text into safe display text: no markup, no control characters."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from ..core.text import strip_control
+
+STAR = "★"
+NO_STAR = " "
+STATUS_MARKS = {"unread": ("○", "unread"), "reading": ("◐", "reading"), "read": ("●", "read")}
+
+
+def safe(text: str) -> str:
+    """Text with terminal control characters removed; never parsed as markup by callers."""
+    return strip_control(text).replace("\n", " ")
+
+
+def safe_text(text: str, style: str = "") -> Text:
+    """A Rich Text object holding the literal characters (no markup interpretation)."""
+    return Text(strip_control(text), style=style)
+
+
+def row_marks(starred: bool, status: str) -> tuple[str, str, str]:
+    mark, css = STATUS_MARKS.get(status, STATUS_MARKS["unread"])
+    return (STAR if starred else NO_STAR), mark, css

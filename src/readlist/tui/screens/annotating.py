@@ -1,0 +1,128 @@
+"""Main-screen actions that change annotations. Every write goes through the app's store writer."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+from textual.app import SuspendNotSupported
+
+
+class AnnotatingMixin:
+    """Star, status, note, tags, undo, mark-view-read."""
+
+    async def _change(self, fn, done: str | None = None) -> None:
+        paper = self.current_paper
+        if paper is None:
+            self.notify("No paper selected", severity="warning", timeout=2)
+            return
+        result = await self.app.write(lambda: fn(paper))
+        if result is not None:
+            self.refresh_all()
+            if done:
+                self.notify(done, timeout=1.5)
+
+    async def action_toggle_star(self) -> None:
+        await self._change(self.app.store.toggle_star)
+
+    async def action_cycle_status(self) -> None:
+        await self._change(self.app.store.cycle_status)
+
+    async def action_set_unread(self) -> None:
+        await self._change(lambda paper: self.app.store.set_status(paper, "unread"))
+
+    async def action_set_reading(self) -> None:
+        await self._change(lambda paper: self.app.store.set_status(paper, "reading"))
+
+    async def action_set_read(self) -> None:
+        await self._change(lambda paper: self.app.store.set_status(paper, "read"))
+
+    async def action_read_and_next(self) -> None:
+        await self.action_set_read()
+        self.paper_list.action_cursor_down()
+
+    async def action_undo(self) -> None:
+        undone = await self.app.write(self.app.store.undo)
+        if undone:
+            self.refresh_all()
+            self.notify(f"Undid: {undone}", markup=False, timeout=2)
+        elif undone is None and not self.app.store.pending_error:
+            self.notify("Nothing to undo", timeout=1.5)
+
+    def action_edit_note(self) -> None:
+        from .note import NoteScreen
+
+        paper = self.current_paper
+        if paper is None:
+            return
+        current = self.app.store.get(paper.id).note
+
+        async def save(text: str | None) -> None:
+            changed = text is not None and text != current
+            if changed and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
+                self.refresh_all()
+                self.notify("Note saved", timeout=1.5)
+
+        self.app.push_screen(NoteScreen(paper.title, current), save)
+
+    async def action_external_note(self) -> None:
+        paper = self.current_paper
+        if paper is None:
+            return
+        current = self.app.store.get(paper.id).note
+        editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+        with tempfile.TemporaryDirectory(prefix="readlist-") as tmp:
+            path = Path(tmp) / f"note-{paper.id}.md"
+            path.write_text(current, encoding="utf-8")
+            try:
+                try:
+                    with self.app.suspend():
+                        code = subprocess.run([*editor, str(path)], check=False).returncode
+                except SuspendNotSupported:
+                    code = subprocess.run([*editor, str(path)], check=False, capture_output=True).returncode
+            except OSError as exc:
+                self.notify(f"Cannot run editor {editor[0]!r}: {exc.strerror or exc}", severity="error", markup=False)
+                return
+            if code != 0:
+                self.notify(f"Editor exited with status {code}; note unchanged", severity="warning", markup=False)
+                return
+            text = path.read_text(encoding="utf-8", errors="replace")
+        if text != current and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
+            self.refresh_all()
+            self.notify("Note saved", timeout=1.5)
+
+    def action_edit_tags(self) -> None:
+        from .tags import TagsScreen
+
+        paper = self.current_paper
+        if paper is None:
+            return
+        current = self.app.store.get(paper.id).tags
+
+        async def save(tags: list[str] | None) -> None:
+            changed = tags is not None and tuple(tags) != tuple(current)
+            if changed and await self.app.write(lambda: self.app.store.set_tags(paper, tags)) is not None:
+                self.refresh_all()
+
+        self.app.push_screen(TagsScreen(paper.title, current, sorted(self.app.store.tag_counts())), save)
+
+    def action_mark_view_read(self) -> None:
+        from .confirm import ConfirmScreen
+
+        papers_list = self.paper_list
+        positions = [papers_list.position_at(row) for row in range(papers_list.row_count)]
+        papers = [self.papers.papers[pos] for pos in positions if pos is not None]
+        if not papers:
+            return
+
+        async def confirmed(yes: bool | None) -> None:
+            if yes:
+                changed = await self.app.write(lambda: self.app.store.update_many(papers, status="read"))
+                if changed is not None:
+                    self.refresh_all()
+                    self.notify(f"Marked {changed} paper(s) read — u undoes", timeout=3)
+
+        self.app.push_screen(ConfirmScreen(f"Mark all {len(papers)} papers in this view as read?"), confirmed)

@@ -1,0 +1,212 @@
+"""The main screen: search bar, paper list, detail pane. Owns the view state."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import get_current_worker
+
+from ...core.paper import PaperList as Papers
+from ..actions import bindings
+from ..widgets.detail import DetailPane
+from ..widgets.paper_list import PaperList, RowLook
+from ..widgets.search_bar import SearchBar
+from ..widgets.status_line import Counts, StatusLine
+from .annotating import AnnotatingMixin
+from .navigating import NavigatingMixin
+
+FILTERS = ("all", "unread", "reading", "read", "starred")
+NARROW = 100
+
+
+class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
+    BINDINGS = bindings()
+
+    search_text: reactive[str] = reactive("", init=False)
+    quick_filter: reactive[str] = reactive("all", init=False)
+
+    def __init__(self, papers: Papers) -> None:
+        super().__init__()
+        self.papers = papers
+        self.index = None  # the search index, built in a worker after the first paint
+        self.matches: int | None = None
+        self.search_error: str | None = None
+        self._result = None
+        self._pending_select: str | None = None
+
+    # -- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield StatusLine(id="status")
+        yield SearchBar(id="search")
+        with Horizontal(id="panes"):
+            with Vertical(id="list-pane"):
+                yield PaperList(self.papers.papers, self.look, id="list")
+                yield Static(id="empty")
+            yield DetailPane(id="detail")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        paper_list = self.query_one(PaperList)
+        paper_list.focus()
+        self.apply_layout(self.size.width)
+        self.refresh_view()
+        self.build_index()
+
+    def on_resize(self, event) -> None:
+        self.apply_layout(event.size.width)
+
+    def apply_layout(self, width: int) -> None:
+        self.set_class(width < NARROW, "narrow")
+
+    # -- data shown ---------------------------------------------------------------------------
+    def look(self, paper) -> RowLook:
+        note = self.app.store.get(paper.id)
+        return RowLook(note.starred, note.status, note.tags, note.title)
+
+    def counts(self) -> Counts:
+        notes = self.app.store.all()
+        ids = self.papers.by_id
+        read = reading = starred = 0
+        for pid, note in notes.items():
+            if pid in ids:
+                read += note.status == "read"
+                reading += note.status == "reading"
+                starred += note.starred
+        return Counts(len(self.papers), read, reading, starred)
+
+    def refresh_header(self) -> None:
+        error = f"⚠ {self.search_error}" if self.search_error else ""
+        if self.index is None and (self.search_text.strip() or self.quick_filter != "all"):
+            error = error or "indexing…"
+        self.query_one(StatusLine).show(
+            self.papers.name, self.counts(), self.quick_filter, self.search_text, self.matches, error
+        )
+
+    def refresh_all(self) -> None:
+        """Annotations changed: redraw rows, detail and counts."""
+        self.query_one(PaperList).refresh()
+        self.refresh_header()
+        self.show_detail()
+        if (
+            self.quick_filter != "all"
+            or "is:" in self.search_text
+            or "tag:" in self.search_text
+            or "note:" in self.search_text
+        ):
+            self.refresh_view()
+
+    def show_detail(self) -> None:
+        detail = self.query_one(DetailPane)
+        position = self.query_one(PaperList).current
+        if position is None:
+            detail.show(None, RowLook(), empty_hint=self.empty_message())
+            return
+        paper = self.papers.papers[position]
+        note = self.app.store.get(paper.id)
+        spans = self._result.spans if self._result is not None and self.search_text.strip() else None
+        detail.show(paper, self.look(paper), note.note, spans)
+        self.load_related(position)
+
+    def empty_message(self) -> str:
+        if not self.papers.papers:
+            return f"No papers in {self.papers.path} — add abstracts separated by blank lines."
+        if self.search_error:
+            return f"{self.search_error} — Esc clears the search"
+        if self.search_text.strip():
+            return f"No papers match '{self.search_text.strip()}' — Esc clears the search"
+        if self.quick_filter != "all":
+            return f"No {self.quick_filter} papers — press f to change the filter"
+        return ""
+
+    # -- filtering and search -----------------------------------------------------------------
+    def effective_query(self) -> str:
+        extra = {"all": "", "starred": "is:starred"}.get(self.quick_filter, f"is:{self.quick_filter}")
+        return f"{self.search_text} {extra}".strip()
+
+    def watch_search_text(self) -> None:
+        self.refresh_view()
+
+    def watch_quick_filter(self) -> None:
+        self.refresh_view()
+
+    def refresh_view(self) -> None:
+        text = self.effective_query()
+        if not text:
+            self._result = None
+            self.matches = None
+            self.search_error = None
+            self.apply_positions(range(len(self.papers.papers)), None, None)
+            return
+        if self.index is None:
+            self.refresh_header()  # shows "indexing…"; the search runs when the index is ready
+            return
+        self.run_search(text, self.app.store.all())
+
+    @work(exclusive=True, thread=True, group="search")
+    def run_search(self, text: str, annotations) -> None:
+        result = self.index.search(text, annotations)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.apply_result, text, result)
+
+    def apply_result(self, text: str, result) -> None:
+        if text != self.effective_query():
+            return  # a newer query is on its way
+        self._result = result
+        self.search_error = result.error
+        self.matches = len(result.positions)
+        self.apply_positions(result.positions, result.spans if self.search_text.strip() else None, result.full_matches)
+
+    def apply_positions(self, positions, spans, full_matches) -> None:
+        paper_list = self.query_one(PaperList)
+        keep = paper_list.current
+        if self._pending_select is not None:
+            paper = self.papers.by_id.get(self._pending_select)
+            keep = paper.index - 1 if paper else keep
+            self._pending_select = None
+        paper_list.set_view(positions, spans, full_matches, keep=keep)
+        empty = self.query_one("#empty", Static)
+        empty.update(self.empty_message() if not positions else "")
+        empty.display = not positions
+        paper_list.display = bool(positions)
+        self.refresh_header()
+        self.show_detail()
+
+    @work(thread=True, exclusive=True, group="index")
+    def build_index(self) -> None:
+        from ...core.search import SearchIndex
+
+        worker = get_current_worker()
+        index = SearchIndex.build(self.papers.papers, cancelled=worker.cancelled_event)
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self.index_ready, index)
+
+    def index_ready(self, index) -> None:
+        self.index = index
+        if self.effective_query():
+            self.refresh_view()
+        self.app.index_ready(index)
+
+    # -- messages from widgets ----------------------------------------------------------------
+    @on(SearchBar.Changed)
+    def search_changed(self, event: SearchBar.Changed) -> None:
+        self.search_text = event.value
+
+    @on(SearchBar.Leave)
+    def leave_search(self) -> None:
+        self.query_one(PaperList).focus()
+
+    @on(PaperList.Highlighted)
+    def highlighted(self) -> None:
+        self.show_detail()
+
+    @on(PaperList.Chosen)
+    def chosen(self) -> None:
+        self.action_open_detail()
+
+    @on(DetailPane.Jump)
+    def jump(self, event: DetailPane.Jump) -> None:
+        self.jump_to(event.position)

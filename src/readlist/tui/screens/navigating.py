@@ -1,0 +1,136 @@
+"""Main-screen actions that move around and look at papers (no annotation changes)."""
+
+from __future__ import annotations
+
+import webbrowser
+
+from textual import work
+from textual.worker import get_current_worker
+
+from ..widgets.detail import DetailPane
+from ..widgets.paper_list import PaperList
+from ..widgets.search_bar import SearchBar
+
+FILTERS = ("all", "unread", "reading", "read", "starred")
+
+
+class NavigatingMixin:
+    """Cursor, focus, filter, links, clipboard, related papers."""
+
+    @property
+    def paper_list(self) -> PaperList:
+        return self.query_one(PaperList)
+
+    @property
+    def current_paper(self):
+        position = self.paper_list.current
+        return None if position is None else self.papers.papers[position]
+
+    def action_cursor_down(self) -> None:
+        self.paper_list.action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        self.paper_list.action_cursor_up()
+
+    def action_cursor_first(self) -> None:
+        self.paper_list.action_cursor_first()
+
+    def action_cursor_last(self) -> None:
+        self.paper_list.action_cursor_last()
+
+    def action_page_down(self) -> None:
+        self.paper_list.action_page_down()
+
+    def action_page_up(self) -> None:
+        self.paper_list.action_page_up()
+
+    def action_focus_search(self) -> None:
+        self.set_class(False, "show-detail")
+        self.query_one(SearchBar).focus()
+
+    def action_open_detail(self) -> None:
+        if self.has_class("narrow"):
+            showing = not self.has_class("show-detail")
+            self.set_class(showing, "show-detail")
+            (self.query_one(DetailPane) if showing else self.paper_list).focus()
+        else:
+            self.query_one(DetailPane).focus()
+
+    def action_close_detail(self) -> None:
+        self.set_class(False, "show-detail")
+        self.paper_list.focus()
+
+    def action_cycle_filter(self) -> None:
+        self.quick_filter = FILTERS[(FILTERS.index(self.quick_filter) + 1) % len(FILTERS)]
+        self.notify(f"Filter: {self.quick_filter}", timeout=1.5)
+
+    def action_next_unread(self) -> None:
+        papers_list = self.paper_list
+        store = self.app.store
+        for row in range(papers_list.cursor + 1, papers_list.row_count):
+            position = papers_list.position_at(row)
+            if position is not None and store.get(self.papers.papers[position].id).status == "unread":
+                papers_list.cursor = row
+                return
+        self.notify("No more unread papers in this view", timeout=2)
+
+    def jump_to(self, position: int) -> None:
+        """Select a paper, clearing the search and filter if it is not in the view."""
+        if not self.paper_list.select_position(position):
+            self._pending_select = self.papers.papers[position].id
+            self.query_one(SearchBar).value = ""
+            self.quick_filter = "all"
+            self.search_text = ""
+            self.refresh_view()
+        self.paper_list.focus()
+
+    def action_open_link(self) -> None:
+        paper = self.current_paper
+        if paper is None:
+            return
+        urls = [url for url in paper.urls if url.lower().startswith(("http://", "https://"))]
+        if not urls:
+            self.notify("This paper has no links", severity="warning", timeout=2)
+            return
+        self.open_url(urls[0])
+        self.notify(f"Opening {urls[0]}", markup=False, timeout=2)
+
+    @work(thread=True)
+    def open_url(self, url: str) -> None:
+        webbrowser.open(url)
+
+    def action_copy(self) -> None:
+        paper = self.current_paper
+        if paper is not None:
+            self.app.copy_to_clipboard(f"{paper.title}\n\n{paper.plain}")
+            self.notify("Copied the title and abstract", timeout=1.5)
+
+    def action_help(self) -> None:
+        from .help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_progress(self) -> None:
+        from .progress import ProgressScreen
+
+        self.app.push_screen(ProgressScreen(self.papers))
+
+    def load_related(self, position: int) -> None:
+        self.query_one(DetailPane).show_related([], [])
+        if len(self.papers.papers) > 1:
+            self.find_related(position)
+
+    @work(thread=True, exclusive=True, group="related")
+    def find_related(self, position: int) -> None:
+        related = self.app.related_index()
+        worker = get_current_worker()
+        if worker.is_cancelled or related is None:
+            return
+        found = related.related(position, k=5)
+        labels = [self.papers.papers[pos].title for pos, _ in found]
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._show_related, position, [pos for pos, _ in found], labels)
+
+    def _show_related(self, position: int, positions: list[int], labels: list[str]) -> None:
+        if self.paper_list.current == position:
+            self.query_one(DetailPane).show_related(positions, labels)

@@ -1,0 +1,70 @@
+"""Editing a paper's note in a modal text area (Markdown). Ctrl+S saves, Esc asks before discarding."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+from ..display import safe
+
+
+class NoteScreen(ModalScreen[str | None]):
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save", priority=True),
+        Binding("escape", "cancel", "Close", priority=True),
+    ]
+
+    def __init__(self, title: str, note: str) -> None:
+        super().__init__()
+        self.paper_title = title
+        self.original = note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="note-dialog", classes="dialog"):
+            yield Static(
+                Text(f"Note — {safe(self.paper_title)}", no_wrap=True, overflow="ellipsis"), classes="dialog-title"
+            )
+            yield TextArea(
+                self.original,
+                language="markdown" if _has_markdown() else None,
+                id="note-text",
+                soft_wrap=True,
+                show_line_numbers=False,
+            )
+            yield Static("Ctrl+S save · Esc close", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    @property
+    def text(self) -> str:
+        return self.query_one(TextArea).text
+
+    def action_save(self) -> None:
+        self.dismiss(self.text)
+
+    def action_cancel(self) -> None:
+        if self.text == self.original:
+            self.dismiss(None)
+            return
+        from .confirm import ConfirmScreen
+
+        def answer(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmScreen("Discard the changes to this note?"), answer)
+
+
+def _has_markdown() -> bool:
+    try:
+        import tree_sitter_markdown  # noqa: F401
+    except ImportError:
+        return False
+    return True

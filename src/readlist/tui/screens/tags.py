@@ -1,0 +1,70 @@
+"""Editing a paper's tags, with completion of tags already in use."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.suggester import Suggester
+from textual.widgets import Input, Static
+
+from ..display import safe
+
+
+def parse_tags(value: str) -> list[str]:
+    tags: list[str] = []
+    for raw in value.replace(",", " ").split():
+        tag = raw.lstrip("#").strip()
+        if tag and tag not in tags:
+            tags.append(tag)
+    return tags
+
+
+class LastWordSuggester(Suggester):
+    """Completes the tag being typed (the last word) from the tags in use."""
+
+    def __init__(self, known: list[str]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.known = known
+
+    async def get_suggestion(self, value: str) -> str | None:
+        head, _, last = value.rpartition(" ")
+        if not last:
+            return None
+        for tag in self.known:
+            if tag.lower().startswith(last.lower()) and tag != last:
+                return f"{head} {tag}".lstrip() if head else tag
+        return None
+
+
+class TagsScreen(ModalScreen[list[str] | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, tags: tuple[str, ...], known: list[str]) -> None:
+        super().__init__()
+        self.paper_title = title
+        self.tags = tags
+        self.known = known
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="tags-dialog", classes="dialog"):
+            yield Static(
+                Text(f"Tags — {safe(self.paper_title)}", no_wrap=True, overflow="ellipsis"), classes="dialog-title"
+            )
+            yield Input(
+                " ".join(self.tags),
+                placeholder="tags separated by spaces",
+                id="tags-input",
+                suggester=LastWordSuggester(self.known),
+            )
+            known = ", ".join(safe(tag) for tag in self.known[:20]) or "none yet"
+            yield Static(Text(f"In use: {known}"), classes="dialog-hint")
+            yield Static("Enter save · → accept completion · Esc cancel", classes="dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(parse_tags(event.value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

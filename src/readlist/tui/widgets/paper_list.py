@@ -1,0 +1,236 @@
+"""The paper list: a Line API scroll view over an array of paper positions.
+
+Only visible rows are drawn, so 100,000 papers cost no more than 40; filtering swaps
+the position array and never mounts widgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.text import Text
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from ...core.paper import Paper
+from ..display import row_marks, safe
+
+Spans = Callable[[str], list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class RowLook:
+    """What one row shows besides the title (from the annotations)."""
+
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple[str, ...] = ()
+    title: str | None = None
+
+
+class PaperList(ScrollView, can_focus=True):
+    """Rows of `star status title  tags`; the cursor row drives the detail pane."""
+
+    BINDINGS = [
+        Binding("j,down", "cursor_down", "Down", show=False),
+        Binding("k,up", "cursor_up", "Up", show=False),
+        Binding("g,home", "cursor_first", "First", show=False),
+        Binding("G,end", "cursor_last", "Last", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+    ]
+    COMPONENT_CLASSES = {
+        "paper-list--cursor",
+        "paper-list--star",
+        "paper-list--unread",
+        "paper-list--reading",
+        "paper-list--read",
+        "paper-list--tags",
+        "paper-list--match",
+        "paper-list--divider",
+    }
+
+    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+
+    class Highlighted(Message):
+        """The cursor moved to another paper (position into the paper list, or None when empty)."""
+
+        def __init__(self, position: int | None) -> None:
+            super().__init__()
+            self.position = position
+
+    class Chosen(Message):
+        """A row was clicked or Enter pressed on it."""
+
+        def __init__(self, position: int) -> None:
+            super().__init__()
+            self.position = position
+
+    def __init__(self, papers: Sequence[Paper], look: Callable[[Paper], RowLook], **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.papers = papers
+        self.look = look
+        self.positions: Sequence[int] = range(len(papers))
+        self.full_matches: int | None = None  # rows before this index match every word
+        self.spans: Spans | None = None
+        self._last_highlight: int | None = -1
+
+    # -- data -------------------------------------------------------------------------------
+    def set_view(
+        self,
+        positions: Sequence[int],
+        spans: Spans | None = None,
+        full_matches: int | None = None,
+        keep: int | None = None,
+    ) -> None:
+        """Show these paper positions; keep the cursor on paper `keep` when it is still listed."""
+        self.positions = positions
+        self.spans = spans
+        self.full_matches = full_matches if full_matches is not None and full_matches < len(positions) else None
+        self.virtual_size = Size(self.size.width, self.row_count)
+        row = 0
+        if keep is not None:
+            found = self.row_of(keep)
+            row = found if found is not None else 0
+        self.cursor = min(row, max(self.row_count - 1, 0))
+        self.refresh()
+
+    @property
+    def row_count(self) -> int:
+        return len(self.positions) + (1 if self.full_matches is not None else 0)
+
+    def row_of(self, position: int) -> int | None:
+        if isinstance(self.positions, range):
+            row = position - self.positions.start if position in self.positions else None
+        else:
+            try:
+                row = list(self.positions).index(position) if len(self.positions) < 2_000_000 else None
+            except ValueError:
+                row = None
+        if row is not None and self.full_matches is not None and row >= self.full_matches:
+            row += 1
+        return row
+
+    def position_at(self, row: int) -> int | None:
+        if self.full_matches is not None:
+            if row == self.full_matches:
+                return None
+            if row > self.full_matches:
+                row -= 1
+        if 0 <= row < len(self.positions):
+            return self.positions[row]
+        return None
+
+    @property
+    def current(self) -> int | None:
+        return self.position_at(self.cursor)
+
+    # -- cursor ------------------------------------------------------------------------------
+    def watch_cursor(self, old: int, new: int) -> None:
+        if self.full_matches is not None and new == self.full_matches:  # skip the divider row
+            self.cursor = new + 1 if new >= old and new + 1 < self.row_count else max(new - 1, 0)
+            return
+        self.refresh_line(old)
+        self.refresh_line(new)
+        self.scroll_to_row(new)
+        position = self.current
+        if position != self._last_highlight:
+            self._last_highlight = position
+            self.post_message(self.Highlighted(position))
+
+    def refresh_line(self, row: int) -> None:
+        self.refresh_lines(row - int(self.scroll_offset.y), 1)
+
+    def scroll_to_row(self, row: int) -> None:
+        top = int(self.scroll_offset.y)
+        height = max(self.scrollable_content_region.height, 1)
+        if row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    def move(self, delta: int) -> None:
+        if self.row_count:
+            self.cursor = max(0, min(self.row_count - 1, self.cursor + delta))
+
+    def action_cursor_down(self) -> None:
+        self.move(1)
+
+    def action_cursor_up(self) -> None:
+        self.move(-1)
+
+    def action_cursor_first(self) -> None:
+        self.move(-self.row_count)
+
+    def action_cursor_last(self) -> None:
+        self.move(self.row_count)
+
+    def action_page_down(self) -> None:
+        self.move(max(self.scrollable_content_region.height - 1, 1))
+
+    def action_page_up(self) -> None:
+        self.move(-max(self.scrollable_content_region.height - 1, 1))
+
+    def select_position(self, position: int) -> bool:
+        row = self.row_of(position)
+        if row is None:
+            return False
+        self.cursor = row
+        return True
+
+    async def _on_click(self, event) -> None:
+        row = int(self.scroll_offset.y) + event.y
+        if self.position_at(row) is not None:
+            self.cursor = row
+            if event.chain >= 2:
+                self.post_message(self.Chosen(self.position_at(row)))
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.size.width, self.row_count)
+
+    # -- drawing -----------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        row = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        if row >= self.row_count:
+            return Strip.blank(width, base)
+        position = self.position_at(row)
+        if position is None:
+            style = self.get_component_rich_style("paper-list--divider")
+            label = " partial matches (miss a word) "
+            line = Text(label.center(width, "─"), style=style)
+            return Strip(line.render(self.app.console), width).crop(0, width)
+        text = self.render_row(position, width)
+        if row == self.cursor:
+            text.stylize(self.get_component_rich_style("paper-list--cursor"))
+        segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
+        return Strip(segments).adjust_cell_length(width, base)
+
+    def render_row(self, position: int, width: int) -> Text:
+        paper = self.papers[position]
+        look = self.look(paper)
+        star, status, status_class = row_marks(look.starred, look.status)
+        text = Text(no_wrap=True, overflow="ellipsis", end="")
+        text.append(star, self.get_component_rich_style("paper-list--star"))
+        text.append(status, self.get_component_rich_style(f"paper-list--{status_class}"))
+        text.append(" ")
+        title = safe(look.title or paper.title)
+        tags = ("  " + " ".join(f"#{safe(tag)}" for tag in look.tags)) if look.tags else ""
+        room = max(width - 4 - min(len(tags), width // 3), 8)
+        shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
+        title_text = Text(shown)
+        if self.spans is not None:
+            match_style = self.get_component_rich_style("paper-list--match")
+            for start, end in self.spans(shown):
+                title_text.stylize(match_style, start, end)
+        text.append_text(title_text)
+        if tags:
+            text.append(tags[: width - 4 - len(shown)], self.get_component_rich_style("paper-list--tags"))
+        return text

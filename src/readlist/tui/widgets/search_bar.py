@@ -1,0 +1,30 @@
+"""The search bar: Enter moves to the results, Esc clears, a second Esc leaves."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import Input
+
+
+class SearchBar(Input):
+    BINDINGS = [
+        Binding("escape", "clear_or_leave", "Clear / leave", show=True),
+        Binding("enter", "to_results", "Results", show=True),
+        Binding("down", "to_results", "Results", show=False),
+    ]
+
+    class Leave(Message):
+        """Focus should go to the results."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(placeholder='Search: words, "phrase", -exclude, title:, tag:, is:starred …  (/)', **kwargs)
+
+    def action_clear_or_leave(self) -> None:
+        if self.value:
+            self.value = ""
+        else:
+            self.post_message(self.Leave())
+
+    def action_to_results(self) -> None:
+        self.post_message(self.Leave())
