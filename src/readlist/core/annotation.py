@@ -1,0 +1,119 @@
+"""What the user adds to a paper (star, status, tags, note, title) and the log of changes to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .text import normalize_ws, strip_control
+
+STATUSES = ("unread", "reading", "read")
+EDITABLE = ("starred", "status", "tags", "note", "title")
+SNIPPET_CHARS = 300
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """The user's annotations of one paper; `Annotation(id)` is an untouched paper."""
+
+    id: str
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    title: str | None = None
+    created: str | None = None  # ISO-8601 UTC
+    updated: str | None = None
+    read_at: str | None = None
+    snippet: str = ""
+
+    @property
+    def is_default(self) -> bool:
+        """Nothing set by the user."""
+        return not self.starred and self.status == "unread" and not self.tags and not self.note and self.title is None
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Annotation:
+        return cls(
+            id=doc["id"],
+            starred=bool(doc.get("starred", False)),
+            status=doc.get("status", "unread"),
+            tags=tuple(doc.get("tags") or ()),
+            note=doc.get("note") or "",
+            title=doc.get("title"),
+            created=doc.get("created"),
+            updated=doc.get("updated"),
+            read_at=doc.get("read_at"),
+            snippet=doc.get("snippet") or "",
+        )
+
+    def to_doc(self) -> dict[str, Any]:
+        doc = {f.name: getattr(self, f.name) for f in fields(self)}
+        doc["tags"] = list(self.tags)
+        return doc
+
+    def label(self, width: int = 60) -> str:
+        """A short human name for messages: the title override, else the start of the abstract, else the id."""
+        text = self.title or self.snippet
+        if not text:
+            return self.id
+        text = strip_control(text)
+        return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the change log. Changes made together share a `group` and undo as one step."""
+
+    time: str
+    paper: str
+    action: str
+    before: dict = field(default_factory=dict)
+    after: dict = field(default_factory=dict)
+    group: str = ""
+    undoes: str | None = None  # for action "undo": the group it reverted
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Event:
+        return cls(
+            time=doc.get("time", ""),
+            paper=doc.get("paper", ""),
+            action=doc.get("action", ""),
+            before=dict(doc.get("before") or {}),
+            after=dict(doc.get("after") or {}),
+            group=doc.get("group", ""),
+            undoes=doc.get("undoes"),
+        )
+
+    def describe(self) -> str:
+        """What changed, in a few words: 'status reading → read', 'star', 'tags +ml -rl'."""
+        if self.action == "status":
+            return f"status {self.before.get('status', 'unread')} → {self.after.get('status', 'unread')}"
+        if self.action == "tags":
+            old, new = self.before.get("tags") or [], self.after.get("tags") or []
+            diff = [f"+{t}" for t in new if t not in old] + [f"-{t}" for t in old if t not in new]
+            return "tags " + (" ".join(diff) if diff else "reordered")
+        if self.action == "reattach":
+            return f"re-attached from {self.before.get('id')} to {self.after.get('id')}"
+        if self.action == "update":
+            return "changed " + ", ".join(k for k in self.after if k in EDITABLE)
+        return self.action
+
+
+def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """Stripped (inner whitespace collapsed), empty ones dropped, deduplicated ignoring case, order kept."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for tag in tags:
+        tag = normalize_ws(strip_control(str(tag)))
+        key = tag.casefold()
+        if tag and key not in seen:
+            seen.add(key)
+            out.append(tag)
+    return tuple(out)
+
+
+def snippet_of(text: str) -> str:
+    """The first ~300 normalised characters of an abstract, kept to find the paper again if its id changes."""
+    return normalize_ws(strip_control(text))[:SNIPPET_CHARS]

@@ -1,0 +1,116 @@
+"""Changes to annotations as data: validating what the caller asked for, and planning an undo from the log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from .annotation import EDITABLE, STATUSES, Annotation, Event, normalize_tags
+
+UNDO, REATTACH = "undo", "reattach"
+NOT_UNDOABLE = (UNDO, REATTACH)
+
+
+@dataclass
+class Change:
+    """One persisted step: field values to set per paper id, ids to rename, and log entries to append.
+
+    Kept until it is on disk, and applied again on top of a fresh read when another process wrote first.
+    """
+
+    sets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    renames: list[tuple[str, str]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate and normalise `starred`, `status`, `tags`, `note`, `title`. Raises ValueError or TypeError."""
+    out: dict[str, Any] = {}
+    for key, value in changes.items():
+        if key not in EDITABLE:
+            raise TypeError(f"unknown annotation field {key!r} (expected one of {', '.join(EDITABLE)})")
+        if key == "starred":
+            out[key] = bool(value)
+        elif key == "status":
+            if value not in STATUSES:
+                raise ValueError(f"unknown status {value!r} (expected {', '.join(STATUSES)})")
+            out[key] = value
+        elif key == "tags":
+            if isinstance(value, str):
+                raise TypeError("tags must be a list of names, not one string")
+            out[key] = list(normalize_tags(value))
+        elif key == "note":
+            out[key] = str(value or "").rstrip()
+        else:
+            title = " ".join(str(value).split()) if value is not None else ""
+            out[key] = title or None
+    return out
+
+
+def diff(current: Annotation, wanted: Mapping[str, Any], now: str) -> tuple[dict, dict]:
+    """(before, after) of the fields that actually change; a status change carries `read_at` along."""
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    for key, value in wanted.items():
+        old = list(current.tags) if key == "tags" else getattr(current, key)
+        if old != value:
+            before[key], after[key] = old, value
+    if "status" in after:
+        new_read_at = now if after["status"] == "read" else None
+        if new_read_at != current.read_at:
+            before["read_at"], after["read_at"] = current.read_at, new_read_at
+    return before, after
+
+
+def action_for(after: Mapping[str, Any]) -> str:
+    keys = [key for key in after if key in EDITABLE]
+    if len(keys) != 1:
+        return "update"
+    if keys[0] == "starred":
+        return "star" if after["starred"] else "unstar"
+    return keys[0]
+
+
+@dataclass(frozen=True)
+class UndoPlan:
+    group: str
+    restore: dict[str, dict[str, Any]]  # paper id (after re-attachments) -> field values to put back
+    undone: tuple[Event, ...]
+
+
+def plan_undo(events: Iterable[Mapping[str, Any]]) -> UndoPlan | None:
+    """The newest change group in the log not undone yet. `events` are the log documents, newest first."""
+    undone: set[str] = set()
+    renames: dict[str, str] = {}
+    target = None
+    newest_first = list(events)
+    for doc in newest_first:
+        action = doc.get("action")
+        if action == UNDO:
+            undone.add(doc.get("undoes") or "")
+        elif action == REATTACH:
+            renames[doc.get("before", {}).get("id", "")] = doc.get("after", {}).get("id", "")
+        elif doc.get("group") not in undone:
+            target = doc.get("group")
+            break
+    if target is None:
+        return None
+    group = [Event.from_doc(doc) for doc in reversed(newest_first) if doc.get("group") == target]
+    group = [event for event in group if event.action not in NOT_UNDOABLE]
+    restore: dict[str, dict[str, Any]] = {}
+    for event in group:  # oldest first: the earliest `before` of a field wins
+        pid = event.paper
+        for _ in range(len(renames) + 1):
+            if pid not in renames:
+                break
+            pid = renames[pid]
+        fields = restore.setdefault(pid, {})
+        for key, value in event.before.items():
+            fields.setdefault(key, value)
+    return UndoPlan(group=target, restore=restore, undone=tuple(group))
