@@ -26,9 +26,15 @@ class ReadlistApp(App):
     COMMANDS = App.COMMANDS | {ActionCommands, PaperCommands}
 
     def __init__(
-        self, papers: PaperList, db_path: Path, store: Store | None = None, state_path: Path | None = None
+        self,
+        papers: PaperList,
+        db_path: Path,
+        store: Store | None = None,
+        state_path: Path | None = None,
+        cursor_blink: bool = True,
     ) -> None:
         super().__init__()
+        self.cursor_blink = cursor_blink
         self.papers = papers
         self.store = store if store is not None else Store(db_path)
         self.state_path = state_path or ui_state_path(Path(db_path))

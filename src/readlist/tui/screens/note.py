@@ -39,6 +39,7 @@ class NoteScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
+        area.cursor_blink = getattr(self.app, "cursor_blink", True)
         area.focus()
         area.move_cursor(area.document.end)
 

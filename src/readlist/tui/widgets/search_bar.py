@@ -20,6 +20,9 @@ class SearchBar(Input):
     def __init__(self, **kwargs) -> None:
         super().__init__(placeholder='Search: words, "phrase", -exclude, title:, tag:, is:starred …  (/)', **kwargs)
 
+    def on_mount(self) -> None:
+        self.cursor_blink = getattr(self.app, "cursor_blink", True)
+
     def action_clear_or_leave(self) -> None:
         if self.value:
             self.value = ""

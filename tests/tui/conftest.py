@@ -1,0 +1,47 @@
+"""Building the app as the CLI does, on temp files, and reading what the screen shows."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from readlist.core.paths import bundled_papers
+from readlist.core.reader import parse_text, read_papers
+from readlist.tui.app import ReadlistApp
+
+PAPERS = """Test list
+
+We propose FastDiff, a distilled diffusion sampler that needs four steps. Code: https://example.org/fastdiff
+
+Graph neural networks suffer from over-squashing. We study curvature rewiring as a remedy.
+
+Large language models can be attacked with [/bold] markup [link=x]and \x1b[31mescape\x07 sequences in abstracts.
+
+We introduce TableBench, a benchmark for reasoning over tables with language models.
+
+Reinforcement learning agents explore poorly in sparse-reward settings; we add curiosity bonuses.
+"""
+
+
+def make_app(tmp_path: Path, text: str | None = PAPERS, *, bundled: bool = False) -> ReadlistApp:
+    papers = read_papers(bundled_papers()) if bundled else parse_text(text, str(tmp_path / "papers.txt"))
+    app = ReadlistApp(papers, tmp_path / "db.json", cursor_blink=False)
+    return app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return make_app(tmp_path)
+
+
+def screen_text(app) -> str:
+    """Everything the terminal shows now, as plain text."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def settle(pilot) -> None:
+    """Wait for workers (search, index, related) and the refresh they cause."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()

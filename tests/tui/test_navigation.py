@@ -1,0 +1,253 @@
+"""Moving around the list, the search bar, panes and layouts, as a user does with the keyboard and mouse."""
+
+from __future__ import annotations
+
+from readlist.tui.widgets.detail import DetailPane
+from readlist.tui.widgets.paper_list import PaperList
+from readlist.tui.widgets.search_bar import SearchBar
+
+from .conftest import make_app, screen_text, settle
+
+
+def current_title(app) -> str:
+    main = app.main_screen
+    return main.current_paper.title if main.current_paper else ""
+
+
+async def test_first_paint_shows_list_header_and_detail(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Test list" in text
+        assert "5 papers · 0 read · 0 reading · 0 starred" in text
+        assert "FastDiff" in text  # first row and the detail pane
+        assert app.main_screen.query_one(PaperList).has_focus
+
+
+async def test_j_k_arrows_move_and_drive_the_detail_pane(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = current_title(app)
+        await pilot.press("j")
+        second = current_title(app)
+        assert second != first
+        await pilot.press("down", "down")
+        assert app.main_screen.paper_list.cursor == 3
+        await pilot.press("k", "up")
+        assert current_title(app) == second
+        await settle(pilot)
+        assert second[:30] in screen_text(app)
+
+
+async def test_g_G_home_end_and_pages(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 24)) as pilot:
+        await settle(pilot)
+        plist = app.main_screen.paper_list
+        await pilot.press("G")
+        assert plist.cursor == 18
+        await pilot.press("g")
+        assert plist.cursor == 0
+        await pilot.press("end")
+        assert plist.cursor == 18
+        await pilot.press("home")
+        assert plist.cursor == 0
+        await pilot.press("pagedown")
+        page = plist.cursor
+        assert page > 5
+        await pilot.press("pageup")
+        assert plist.cursor == 0
+
+
+async def test_search_bar_keys(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        search = app.main_screen.query_one(SearchBar)
+        assert search.has_focus
+        await pilot.press(*"graph")
+        await settle(pilot)
+        assert app.main_screen.matches == 1
+        assert "1 match" in screen_text(app)
+        await pilot.press("enter")
+        assert app.main_screen.paper_list.has_focus
+        assert search.value == "graph"
+        assert "over-squashing" in current_title(app).lower() or "graph" in current_title(app).lower()
+        await pilot.press("slash", "escape")
+        await settle(pilot)
+        assert search.value == "" and search.has_focus
+        assert app.main_screen.paper_list.row_count == 5
+        await pilot.press("escape")
+        assert app.main_screen.paper_list.has_focus
+
+
+async def test_no_match_empty_state(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"xyzzyq")
+        await settle(pilot)
+        assert "No papers match 'xyzzyq' — Esc clears the search" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert "No papers match" not in screen_text(app)
+
+
+async def test_tab_moves_between_panes(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("tab")
+        assert main.query_one(DetailPane).has_focus or main.query_one(DetailPane).has_focus_within
+        await pilot.press("shift+tab")
+        assert main.paper_list.has_focus
+
+
+async def test_enter_toggles_detail_in_narrow_layout(app):
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        assert main.has_class("narrow")
+        assert not main.query_one(DetailPane).display or main.query_one(DetailPane).region.width == 0
+        await pilot.press("enter")
+        await settle(pilot)
+        assert main.query_one(DetailPane).region.width == 60 - 0
+        assert "Links" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert main.paper_list.region.width > 0
+
+
+async def test_quit(app):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running
+
+
+async def test_quick_filter_cycles(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("s")  # star the first paper
+        await settle(pilot)
+        seen = []
+        for _ in range(5):
+            await pilot.press("f")
+            await settle(pilot)
+            seen.append((main.quick_filter, main.paper_list.row_count if main.paper_list.display else 0))
+        assert [name for name, _ in seen] == ["unread", "reading", "read", "starred", "all"]
+        assert dict(seen)["starred"] == 1
+        assert dict(seen)["reading"] == 0
+        assert dict(seen)["all"] == 5
+
+
+async def test_click_selects_row(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        plist = app.main_screen.paper_list
+        await pilot.click(PaperList, offset=(5, 2))
+        await settle(pilot)
+        assert plist.cursor == 2
+
+
+async def test_open_link_uses_browser_for_http_only(app, monkeypatch):
+    opened = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        assert opened == ["https://example.org/fastdiff"]
+        await pilot.press("j", "o")
+        await settle(pilot)
+        assert opened == ["https://example.org/fastdiff"]
+
+
+async def test_copy_puts_title_and_abstract_on_clipboard(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("y")
+        assert "FastDiff" in app.clipboard and "four steps" in app.clipboard
+
+
+async def test_help_screen_lists_every_key(app):
+    from readlist.tui.actions import ACTIONS
+
+    async with app.run_test(size=(120, 60)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        for action in ACTIONS:
+            assert action.help[:25] in text
+        await pilot.press("escape")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "MainScreen"
+
+
+async def test_palette_jumps_to_paper_by_fuzzy_title(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"TableBnch")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "TableBench" in current_title(app)
+
+
+async def test_last_paper_filter_and_theme_restored(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j", "j", "f")
+        app.theme = "nord"
+        await settle(pilot)
+        chosen = app.main_screen.current_paper.id
+        await pilot.press("q")
+    again = make_app(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert again.main_screen.quick_filter == "unread"
+        assert again.main_screen.current_paper.id == chosen
+        assert again.theme == "nord"
+
+
+async def test_markup_and_control_characters_show_literally(app):
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "j")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "[/bold] markup [link=x]and" in text
+        assert "\x1b" not in text and "\x07" not in text
+
+
+async def test_layout_sizes_have_no_overlap(tmp_path):
+    for size in [(60, 20), (80, 24), (160, 48)]:
+        app = make_app(tmp_path, bundled=True)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            main = app.main_screen
+            plist, detail = main.query_one("#list-pane"), main.query_one(DetailPane)
+            assert plist.region.width > 0
+            if size[0] >= 100:
+                assert detail.region.width > 0
+                assert not plist.region.overlaps(detail.region)
+            else:
+                assert detail.region.width == 0 or not detail.display
+            search = main.query_one(SearchBar)
+            assert not search.region.overlaps(plist.region)
+            assert plist.region.bottom <= size[1]
+
+
+async def test_empty_paper_file_says_what_to_do(tmp_path):
+    from readlist.core.paper import PaperList as Papers
+
+    app = make_app(tmp_path)
+    app.papers = Papers(path=str(tmp_path / "none.txt"), name="none.txt", papers=())
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert "No papers in" in screen_text(app)
