@@ -5,6 +5,9 @@ a crash in the middle leaves a broken file. Here every write serialises the whol
 a temporary file in the same directory, fsyncs it, renames it over the old file and fsyncs the
 directory. The data lives in memory between writes; `changed_on_disk` compares a cheap `stat`
 signature so another process's write is noticed without reading the file.
+
+Serialising a 10,000-paper database takes ~50 ms, so the JSON of each annotation and log entry is
+kept between writes and only documents reported changed through `invalidate` are encoded again.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from pathlib import Path
 
 from tinydb.storages import Storage
 
-from .db_format import encode
+from .db_format import ANNOTATIONS, EVENTS, encode
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -98,11 +101,40 @@ class AtomicJSONStorage(Storage):
     `persist()` once, so a change and its log entry reach the disk together.
     """
 
+    CACHED_TABLES = (ANNOTATIONS, EVENTS)
+
     def __init__(self, path: Path, data: dict | None = None):
         self.path = Path(path)
         self.data: dict = data if data is not None else {}
         self.signature: Signature = None
         self.deferred = False
+        self._encoded: dict[str, dict[str, bytes]] = {name: {} for name in self.CACHED_TABLES}
+
+    def replace_data(self, data: dict, sig: Signature) -> None:
+        """Data read from disk: forget every cached encoding."""
+        self.data, self.signature = data, sig
+        for cache in self._encoded.values():
+            cache.clear()
+
+    def invalidate(self, table: str, doc_id: int | str) -> None:
+        """The document was changed in place: encode it again at the next write."""
+        self._encoded[table].pop(str(doc_id), None)
+
+    def encode(self) -> bytes:
+        parts = []
+        for name, table in self.data.items():
+            cache = self._encoded.get(name)
+            if cache is None:
+                parts.append(encode(name) + b":" + encode(table))
+                continue
+            docs = []
+            for doc_id, doc in table.items():
+                blob = cache.get(doc_id)
+                if blob is None:
+                    blob = cache[doc_id] = encode(doc_id) + b":" + encode(doc)
+                docs.append(blob)
+            parts.append(encode(name) + b":{" + b",".join(docs) + b"}")
+        return b"{" + b",".join(parts) + b"}"
 
     def read(self) -> dict:
         return self.data
@@ -113,7 +145,7 @@ class AtomicJSONStorage(Storage):
             self.persist()
 
     def persist(self) -> None:
-        atomic_write_bytes(self.path, encode(self.data))
+        atomic_write_bytes(self.path, self.encode())
         self.signature = signature(self.path)
 
     def changed_on_disk(self) -> bool:

@@ -86,7 +86,7 @@ class Store:
         return data, version, sig
 
     def _install(self, data: dict, version: int, sig: Any) -> None:
-        self._storage.data, self._storage.signature = data, sig
+        self._storage.replace_data(data, sig)
         self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._disk_version = version
         self._dirty = version < SCHEMA_VERSION
@@ -180,7 +180,7 @@ class Store:
         self.pending_error = None
 
     def _failed(self, exc: BaseException) -> None:
-        self.pending_error = f"cannot save {self.path}: {_why(exc)}; the change is kept in memory and retried"
+        self.pending_error = f"cannot save {self.path}: {_why(exc)}"
 
     def _apply(self, change: Change) -> None:
         annotations = self._db.table(ANNOTATIONS, cache_size=0)
@@ -189,9 +189,12 @@ class Store:
             for old, new in change.renames:
                 doc_id = self._index.get(old)
                 if doc_id is not None and new not in self._index:
+                    self._storage.invalidate(ANNOTATIONS, doc_id)
                     annotations.update({"id": new}, doc_ids=[doc_id])
                     self._index[new] = self._index.pop(old)
             known = {pid: fields for pid, fields in change.sets.items() if pid in self._index}
+            for pid in known:
+                self._storage.invalidate(ANNOTATIONS, self._index[pid])
             if known:
                 annotations.update(lambda doc: doc.update(known[doc["id"]]), doc_ids=[self._index[p] for p in known])
             fresh = [pid for pid in change.sets if pid not in self._index]
