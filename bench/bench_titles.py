@@ -1,0 +1,119 @@
+"""Derived titles against the real titles of the arXiv sample, side by side with the baseline.
+
+    python bench/bench_titles.py [--runs 5] [--show N]
+
+Figures: recall of the real title's content words (lowercased, stopwords removed, word sets,
+averaged over papers); how often the real title's leading name (the part before a colon, at
+most 40 characters) appears in the derived title; share of titles within 90 characters; mean
+microseconds per title (median of the runs). The bundled ICML list is printed under the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _table import median_time, print_table
+from corpus import sample_path
+
+from readlist.core.reader import read_papers
+from readlist.core.text import fold
+from readlist.core.titles import MAX_TITLE, cut, derive_title, first_sentence
+
+ROOT = Path(__file__).resolve().parents[1]
+ICML = ROOT / "data" / "icml2025.txt"
+LEADING_NAME_MAX = 40
+_WORD = re.compile(r"[^\W_]+")
+STOPWORDS = frozenset(
+    """a an the and or nor but of for to in on at by with from into onto via as is are be
+    been being was were its it this that these those their our we you your his her than then
+    so such not no do does can could should would will may might must using use based towards
+    toward through over under between within without about against across beyond vs versus
+    what when where which who whom why how all any each more most other some both only own
+    same too very just up down out off again further once here there if while after before""".split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(fold(text)) if w not in STOPWORDS}
+
+
+def leading_name(title: str) -> str | None:
+    if ":" not in title:
+        return None
+    head = title.split(":", 1)[0].strip()
+    return head if head and len(head) <= LEADING_NAME_MAX else None
+
+
+def baseline(plain: str) -> str:
+    return cut(first_sentence(plain))
+
+
+def real_titles() -> list[str]:
+    path = sample_path().with_suffix(".titles.tsv")
+    titles = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        index, title = line.split("\t", 1)
+        titles[int(index)] = title
+    return [titles[i] for i in sorted(titles)]
+
+
+def score(fn: Callable[[str], str], plains: list[str], truth: list[str], runs: int) -> list[str]:
+    derived = [fn(p) for p in plains]
+    recall = 0.0
+    named = hits = 0
+    for got, real in zip(derived, truth, strict=True):
+        want = content_words(real)
+        if want:
+            recall += len(want & content_words(got)) / len(want)
+        name = leading_name(real)
+        if name is not None:
+            named += 1
+            hits += name.casefold() in got.casefold()
+    short = sum(len(t) <= MAX_TITLE for t in derived)
+    seconds = median_time(lambda: [fn(p) for p in plains], runs)
+    return [
+        f"{100 * recall / len(plains):.1f}%",
+        f"{100 * hits / named:.1f}% ({hits}/{named})",
+        f"{100 * short / len(plains):.1f}%",
+        f"{1e6 * seconds / len(plains):.1f}",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--show", type=int, default=0, help="also print the first N sample titles")
+    args = parser.parse_args()
+
+    start = time.perf_counter()
+    papers = read_papers(sample_path()).papers
+    plains = [p.plain for p in papers]
+    truth = real_titles()
+    if len(truth) != len(plains):
+        raise SystemExit(f"{len(plains)} papers but {len(truth)} titles")
+    print(f"{len(plains)} abstracts read and converted in {time.perf_counter() - start:.1f} s")
+
+    rows = [
+        ["baseline (first sentence, cut)", *score(baseline, plains, truth, args.runs)],
+        ["derive_title", *score(derive_title, plains, truth, args.runs)],
+        ["target", ">= 40%", ">= 65%", "100%", "<= 60"],
+    ]
+    print(f"\nDerived titles vs real titles (time: median of {args.runs} runs)")
+    print_table(["method", "word recall", "leading name found", "<= 90 chars", "µs/title"], rows)
+
+    for n, (plain, real) in enumerate(zip(plains[: args.show], truth, strict=False), 1):
+        print(f"\n{n:>4} real: {real}\n     got:  {derive_title(plain)}")
+
+    print(f"\nBundled list ({ICML.name})")
+    for paper in read_papers(ICML).papers:
+        print(f"{paper.index:>3}  {derive_title(paper.plain)}")
+
+
+if __name__ == "__main__":
+    main()
