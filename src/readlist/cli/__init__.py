@@ -7,6 +7,7 @@ import sys
 import click
 
 from .. import __version__
+from . import annotate
 from .context import Context, fail
 from .papers import list_command, show_command
 
@@ -45,6 +46,13 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
 
 cli.add_command(list_command)
 cli.add_command(show_command)
+cli.add_command(annotate.star_command)
+cli.add_command(annotate.unstar_command)
+cli.add_command(annotate.status_command)
+cli.add_command(annotate.note_command)
+cli.add_command(annotate.tag_command)
+cli.add_command(annotate.undo_command)
+cli.add_command(annotate.log_command)
 
 
 def main() -> None:

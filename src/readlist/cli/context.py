@@ -14,6 +14,7 @@ from ..core.paper import PaperList
 from ..core.paths import bundled_papers, default_db_path
 from ..core.reader import ReadError, read_papers
 from ..core.refs import RefError, resolve
+from ..core.store import Store
 
 EXIT_USAGE = 2
 
@@ -48,6 +49,21 @@ class Context:
         if papers.duplicates:
             click.echo(f"readlist: {self.papers_file}: dropped {papers.duplicates} duplicate paragraph(s)", err=True)
         return papers
+
+    @cached_property
+    def store(self) -> Store:
+        """The annotation database, with its papers re-attached to the paper list; notices go to stderr."""
+        store = Store(self.db_file)
+        for notice in store.notices:
+            click.echo(f"readlist: {notice}", err=True)
+        for message in store.reconcile(self.paper_list):
+            click.echo(f"readlist: {message}", err=True)
+        return store
+
+    def saved(self) -> None:
+        """After a change: fail with one line if it could not be written (this process keeps nothing)."""
+        if self.store.pending_error and not self.store.flush():
+            fail(f"{self.store.pending_error}; the change was not saved")
 
     def paper(self, ref: str):
         try:

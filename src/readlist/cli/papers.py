@@ -1,4 +1,4 @@
-"""`readlist list` and `readlist show`."""
+"""`readlist list` and `readlist show`, with each paper's star, status, tags and note."""
 
 from __future__ import annotations
 
@@ -6,26 +6,75 @@ import json
 
 import click
 
+from ..core.annotation import STATUSES, Annotation
+from ..core.paper import Paper
 from ..core.text import strip_control
-from .context import Context
+from .context import Context, fail
 
 
 def _dump(obj) -> None:
     click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
+def annotation_dict(ann: Annotation) -> dict:
+    tags = list(ann.tags)
+    return {"starred": ann.starred, "status": ann.status, "tags": tags, "note": ann.note, "read_at": ann.read_at}
+
+
+def paper_dict(paper: Paper, ann: Annotation) -> dict:
+    out = paper.to_dict()
+    if ann.title:
+        out["title"] = ann.title  # the user's title wins over the derived one
+    return out | annotation_dict(ann)
+
+
+def shown_title(paper: Paper, ann: Annotation) -> str:
+    return strip_control(ann.title or paper.title)
+
+
+def _tags(ann: Annotation) -> str:
+    return "  " + " ".join("#" + strip_control(tag) for tag in ann.tags) if ann.tags else ""
+
+
+def _keep(ann: Annotation, starred: bool, status: str | None, tags: tuple[str, ...]) -> bool:
+    if starred and not ann.starred:
+        return False
+    if status and ann.status != status:
+        return False
+    have = {tag.casefold() for tag in ann.tags}
+    return all(tag.strip().casefold() in have for tag in tags)
+
+
 @click.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+@click.option("--starred", is_flag=True, help="Only starred papers.")
+@click.option("--status", default=None, metavar="S", help="Only papers with status S (unread, reading, read).")
+@click.option("--tag", "tags", multiple=True, metavar="T", help="Only papers with this tag (repeat: all of them).")
+@click.option("--missing", is_flag=True, help="Annotations whose paper is no longer in the paper file.")
 @click.pass_obj
-def list_command(ctx: Context, as_json: bool) -> None:
-    """One line per paper: number, id and title."""
-    papers = ctx.paper_list.papers
-    if as_json:
-        _dump([paper.to_dict() for paper in papers])
+def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None, tags: tuple[str, ...], missing: bool):
+    """One line per paper: number, id, star, status, title and tags."""
+    if status is not None and status not in STATUSES:
+        fail(f"--status {status!r}: expected one of {', '.join(STATUSES)}")
+    store = ctx.store
+    if missing:
+        orphans = [ann for ann in store.orphans() if _keep(ann, starred, status, tags)]
+        if as_json:
+            _dump([{"id": a.id, "title": a.title, "snippet": a.snippet} | annotation_dict(a) for a in orphans])
+            return
+        for ann in orphans:
+            click.echo(f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {ann.label(80)}{_tags(ann)}")
         return
-    width = len(str(len(papers)))
-    for paper in papers:
-        click.echo(f"{paper.index:>{width}}  {paper.id}  {strip_control(paper.title)}")
+    annotations = store.all()
+    rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
+    rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
+    if as_json:
+        _dump([paper_dict(paper, ann) for paper, ann in rows])
+        return
+    width = len(str(len(ctx.paper_list.papers)))
+    for paper, ann in rows:
+        mark = "★" if ann.starred else " "
+        click.echo(f"{paper.index:>{width}}  {paper.id}  {mark} {ann.status:<7}  {shown_title(paper, ann)}{_tags(ann)}")
 
 
 @click.command("show")
@@ -35,14 +84,23 @@ def list_command(ctx: Context, as_json: bool) -> None:
 def show_command(ctx: Context, ref: str, as_json: bool) -> None:
     """One paper in full. REF is an id, a unique id prefix (4+ characters) or #N."""
     paper = ctx.paper(ref)
+    ann = ctx.store.get(paper.id)
     if as_json:
-        _dump(paper.to_dict())
+        _dump(paper_dict(paper, ann))
         return
-    click.echo(strip_control(paper.title))
+    click.echo(shown_title(paper, ann))
     click.echo(f"#{paper.index} · {paper.id}")
+    marks = ["★ starred" if ann.starred else "not starred", ann.status]
+    if ann.tags:
+        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
+    click.echo(" · ".join(marks))
     click.echo()
     click.echo(strip_control(paper.plain))
     if paper.urls:
         click.echo()
         for url in paper.urls:
             click.echo(strip_control(url))
+    if ann.note:
+        click.echo()
+        click.echo("Note:")
+        click.echo(strip_control(ann.note))

@@ -1,0 +1,168 @@
+"""`readlist star/unstar/status/note/tag/undo/log`: changing annotations from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+import click
+
+from ..core.annotation import STATUSES, Annotation, normalize_tags
+from ..core.paper import Paper
+from ..core.text import strip_control
+from .context import Context, fail
+
+
+def _line(paper: Paper, ann: Annotation) -> str:
+    mark = "★" if ann.starred else " "
+    tags = "  " + " ".join("#" + tag for tag in ann.tags) if ann.tags else ""
+    return strip_control(f"#{paper.index}  {paper.id}  {mark} {ann.status:<7}  {ann.title or paper.title}{tags}")
+
+
+def check_status(status: str) -> None:
+    if status not in STATUSES:
+        fail(f"{status!r}: not a status (expected {', '.join(STATUSES)})")
+
+
+def _report(ctx: Context, paper: Paper, ann: Annotation) -> None:
+    ctx.saved()
+    click.echo(_line(paper, ann))
+
+
+@click.command("star")
+@click.argument("ref")
+@click.pass_obj
+def star_command(ctx: Context, ref: str) -> None:
+    """Star a paper. REF is an id, a unique id prefix or #N."""
+    paper = ctx.paper(ref)
+    _report(ctx, paper, ctx.store.update(paper, starred=True))
+
+
+@click.command("unstar")
+@click.argument("ref")
+@click.pass_obj
+def unstar_command(ctx: Context, ref: str) -> None:
+    """Remove a paper's star."""
+    paper = ctx.paper(ref)
+    _report(ctx, paper, ctx.store.update(paper, starred=False))
+
+
+@click.command("status")
+@click.argument("ref")
+@click.argument("status", metavar="unread|reading|read")
+@click.pass_obj
+def status_command(ctx: Context, ref: str, status: str) -> None:
+    """Set a paper's reading status: unread, reading or read."""
+    check_status(status)
+    paper = ctx.paper(ref)
+    _report(ctx, paper, ctx.store.set_status(paper, status))
+
+
+def edit_text(initial: str) -> str:
+    """Run $EDITOR (default vi) on a temp file holding `initial`; returns the saved text."""
+    command = shlex.split(os.environ.get("EDITOR") or "vi")
+    if not command:
+        fail("$EDITOR is blank")
+    fd, name = tempfile.mkstemp(prefix="readlist-note-", suffix=".md")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(initial + "\n" if initial else "")
+        try:
+            done = subprocess.run([*command, name], check=False)
+        except OSError as exc:
+            fail(f"cannot run the editor {command[0]!r} ({exc.strerror or exc}); the note is unchanged")
+        if done.returncode != 0:
+            fail(f"the editor exited with status {done.returncode}; the note is unchanged")
+        try:
+            return Path(name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read the edited note ({exc}); the note is unchanged")
+    finally:
+        Path(name).unlink(missing_ok=True)
+
+
+@click.command("note")
+@click.argument("ref")
+@click.option("--text", "text", default=None, metavar="T", help="Replace the note with T (empty: remove it).")
+@click.option("--append", "append", default=None, metavar="T", help="Add T as a new line at the end of the note.")
+@click.option("--edit", is_flag=True, help="Edit the note in $EDITOR.")
+@click.pass_obj
+def note_command(ctx: Context, ref: str, text: str | None, append: str | None, edit: bool) -> None:
+    """Print a paper's note, or change it (Markdown text)."""
+    if sum(option is not None and option is not False for option in (text, append, edit)) > 1:
+        fail("use only one of --text, --append and --edit")
+    paper = ctx.paper(ref)
+    current = ctx.store.get(paper.id).note
+    if text is None and append is None and not edit:
+        if current:
+            click.echo(strip_control(current))
+        return
+    if edit:
+        new = edit_text(current)
+    elif append is not None:
+        new = f"{current}\n{append}" if current else append
+    else:
+        new = text or ""
+    ann = ctx.store.set_note(paper, new)
+    ctx.saved()
+    click.echo(f"{_line(paper, ann)}  (note: {len(ann.note)} characters)")
+
+
+@click.command("tag", context_settings={"ignore_unknown_options": True, "help_option_names": ["--help"]})
+@click.argument("ref")
+@click.argument("changes", nargs=-1, type=click.UNPROCESSED)
+@click.pass_obj
+def tag_command(ctx: Context, ref: str, changes: tuple[str, ...]) -> None:
+    """Add (+name or name) and remove (-name) tags; with none, print the paper's tags."""
+    paper = ctx.paper(ref)
+    tags = list(ctx.store.get(paper.id).tags)
+    if not changes:
+        for tag in tags:
+            click.echo(strip_control(tag))
+        return
+    for change in changes:
+        remove = change.startswith("-")
+        name = normalize_tags([change[1:] if change[:1] in "+-" else change])
+        if not name:
+            fail(f"{change!r}: expected +name or -name")
+        if remove:
+            tags = [tag for tag in tags if tag.casefold() != name[0].casefold()]
+        else:
+            tags.append(name[0])
+    _report(ctx, paper, ctx.store.set_tags(paper, tags))
+
+
+@click.command("undo")
+@click.pass_obj
+def undo_command(ctx: Context) -> None:
+    """Undo the newest change in the database (made here or in the terminal UI)."""
+    undone = ctx.store.undo()
+    ctx.saved()
+    click.echo(strip_control(undone) if undone else "nothing to undo")
+
+
+@click.command("log")
+@click.option("--limit", type=int, default=20, show_default=True, help="How many entries.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+@click.pass_obj
+def log_command(ctx: Context, limit: int, as_json: bool) -> None:
+    """The newest changes first: time, paper, what changed."""
+    if limit < 1:
+        fail(f"--limit {limit}: expected a number of entries, 1 or more")
+    events = ctx.store.events(limit)
+    if as_json:
+        keys = ("time", "paper", "action", "before", "after", "group", "undoes")
+        click.echo(json.dumps([{k: getattr(e, k) for k in keys} for e in events], ensure_ascii=False, indent=2))
+        return
+    by_id = ctx.paper_list.by_id
+    for event in events:
+        paper = by_id.get(event.paper)
+        where = f"#{paper.index} {paper.title}" if paper else f"{event.paper} (not in this paper list)"
+        what = event.describe()
+        if event.action == "undo":
+            what = "undo " + ", ".join(key for key in event.after if key != "read_at")
+        click.echo(strip_control(f"{event.time}  {what:<28}  {where}"))
