@@ -13,7 +13,7 @@ from ..core.paper import PaperList
 from ..core.paths import ui_state_path
 from ..core.store import Store
 from .commands import ActionCommands, PaperCommands
-from .screens.main import FILTERS, MainScreen
+from .screens.main import MainScreen
 from .state import UiState, load_state, save_state
 
 STICKY = 60 * 60 * 24 * 365  # "until dismissed": click a notification to close it
@@ -52,15 +52,8 @@ class ReadlistApp(App):
     def on_mount(self) -> None:
         if self.state.theme and self.state.theme in self.available_themes:
             self.theme = self.state.theme
-        main = MainScreen(self.papers)
-        self.install_screen(main, "main")
+        self.install_screen(MainScreen(self.papers, self.state.filter, self.state.paper), "main")
         self.push_screen("main")
-        if self.state.filter in FILTERS:
-            main.quick_filter = self.state.filter
-        if self.state.paper:
-            paper = self.papers.by_id.get(self.state.paper)
-            if paper is not None and not main.paper_list.select_position(paper.index - 1):
-                main._pending_select = paper.id
         self.reconcile()
         for message in self.startup_messages:
             self.notify(message, severity="error", timeout=STICKY, markup=False)

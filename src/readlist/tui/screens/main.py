@@ -29,14 +29,15 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
     search_text: reactive[str] = reactive("", init=False)
     quick_filter: reactive[str] = reactive("all", init=False)
 
-    def __init__(self, papers: Papers) -> None:
+    def __init__(self, papers: Papers, quick_filter: str = "all", paper_id: str | None = None) -> None:
         super().__init__()
         self.papers = papers
+        self._initial_filter = quick_filter if quick_filter in FILTERS else "all"
         self.index = None  # the search index, built in a worker after the first paint
         self.matches: int | None = None
         self.search_error: str | None = None
         self._result = None
-        self._pending_select: str | None = None
+        self._pending_select: str | None = paper_id
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -53,6 +54,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
         paper_list = self.query_one(PaperList)
         paper_list.focus()
         self.apply_layout(self.size.width)
+        self.set_reactive(MainScreen.quick_filter, self._initial_filter)
         self.refresh_view()
         self.build_index()
 

@@ -105,6 +105,9 @@ class NavigatingMixin:
             self.app.copy_to_clipboard(f"{paper.title}\n\n{paper.plain}")
             self.notify("Copied the title and abstract", timeout=1.5)
 
+    async def action_quit(self) -> None:
+        await self.app.action_quit()
+
     def action_help(self) -> None:
         from .help import HelpScreen
 

@@ -1,0 +1,211 @@
+"""Annotating from the keyboard: every change shows at once and lands in the store."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from readlist.core.store import Store
+from readlist.tui.screens.note import NoteScreen
+from readlist.tui.screens.tags import TagsScreen
+
+from .conftest import make_app, screen_text, settle
+
+
+def current(app):
+    main = app.main_screen
+    return main.current_paper, app.store.get(main.current_paper.id)
+
+
+async def test_star_toggles_and_shows_in_row_header_and_store(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        paper, note = current(app)
+        assert note.starred
+        assert "1 starred" in screen_text(app)
+        assert "★" in app.main_screen.paper_list.render_line(0).text
+        await pilot.press("s")
+        await settle(pilot)
+        assert not current(app)[1].starred
+    assert not Store(tmp_path / "db.json").get(paper.id).starred
+
+
+async def test_status_keys(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        seen = []
+        for _ in range(3):
+            await pilot.press("r")
+            await settle(pilot)
+            seen.append(current(app)[1].status)
+        assert seen == ["reading", "read", "unread"]
+        await pilot.press("3")
+        await settle(pilot)
+        assert current(app)[1].status == "read"
+        assert "1 read" in screen_text(app)
+        await pilot.press("2")
+        await settle(pilot)
+        assert current(app)[1].status == "reading"
+        await pilot.press("1")
+        await settle(pilot)
+        assert current(app)[1].status == "unread"
+        paper = app.main_screen.current_paper
+        await pilot.press("3")
+        await settle(pilot)
+    assert Store(tmp_path / "db.json").get(paper.id).status == "read"
+
+
+async def test_note_modal_saves_with_ctrl_s(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press(*"Read [/bold] later", "ctrl+s")
+        await settle(pilot)
+        assert current(app)[1].note == "Read [/bold] later"
+        assert "Read [/bold] later" in screen_text(app)
+
+
+async def test_note_modal_escape_asks_before_discarding(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"draft", "escape")
+        await pilot.pause()
+        assert "Discard the changes" in screen_text(app)
+        await pilot.press("n")  # no: keep editing
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press("escape", "y")
+        await settle(pilot)
+        assert current(app)[1].note == ""
+
+
+async def test_external_editor_note(app, tmp_path, monkeypatch):
+    script = tmp_path / "editor.py"
+    script.write_text("import sys\nopen(sys.argv[1], 'a').write('from the editor')\n")
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert current(app)[1].note == "from the editor"
+
+
+async def test_missing_editor_is_a_notification(app, monkeypatch):
+    monkeypatch.setenv("EDITOR", "/nonexistent/editor")
+    monkeypatch.delenv("VISUAL", raising=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert any("Cannot run editor" in n.message for n in app._notifications)
+        assert current(app)[1].note == ""
+
+
+async def test_tags_with_completion(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TagsScreen)
+        await pilot.press(*"diffusion theory", "enter")
+        await settle(pilot)
+        assert current(app)[1].tags == ("diffusion", "theory")
+        assert "#diffusion" in app.main_screen.paper_list.render_line(0).text
+        await pilot.press("j", "t")
+        await pilot.pause()
+        await pilot.press(*"diff", "right", "enter")
+        await settle(pilot)
+        assert current(app)[1].tags == ("diffusion",)
+
+
+async def test_undo_repeatedly(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "r")
+        await settle(pilot)
+        assert current(app)[1].starred and current(app)[1].status == "reading"
+        await pilot.press("u")
+        await settle(pilot)
+        assert current(app)[1].status == "unread" and current(app)[1].starred
+        await pilot.press("u")
+        await settle(pilot)
+        assert not current(app)[1].starred
+
+
+async def test_mark_view_read_asks_and_undoes_as_one_step(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"models", "enter")
+        await settle(pilot)
+        in_view = app.main_screen.paper_list.row_count
+        assert 0 < in_view < 5
+        await pilot.press("R")
+        await pilot.pause()
+        assert "Mark all" in screen_text(app)
+        await pilot.press("y")
+        await settle(pilot)
+        assert sum(n.status == "read" for n in app.store.all().values()) == in_view
+        await pilot.press("u")
+        await settle(pilot)
+        assert sum(n.status == "read" for n in app.store.all().values()) == 0
+
+
+async def test_space_marks_read_and_moves_on_and_N_finds_next_unread(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first = app.main_screen.current_paper
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.store.get(first.id).status == "read"
+        assert app.main_screen.paper_list.cursor == 1
+        await pilot.press("space", "space")
+        await settle(pilot)
+        await pilot.press("g", "N")
+        assert app.main_screen.paper_list.cursor == 3
+
+
+async def test_progress_screen(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("3", "t")
+        await pilot.pause()
+        await pilot.press(*"theory", "enter")
+        await settle(pilot)
+        await pilot.press("p")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Reading progress" in text and "5 papers" in text and "#theory" in text
+        from textual.widgets import Sparkline
+
+        assert sum(app.screen.query_one(Sparkline).data) == 1
+        await pilot.press("escape")
+
+
+async def test_external_change_is_noticed(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        other = Store(tmp_path / "db.json")
+        other.toggle_star(paper)
+        await app.poll_store()
+        await settle(pilot)
+        assert "1 starred" in screen_text(app)
+
+
+async def test_damaged_database_is_a_sticky_notification(tmp_path):
+    db = tmp_path / "db.json"
+    db.write_text('{"annotations": {"1": ', encoding="utf-8")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        messages = [n for n in app._notifications]
+        assert messages and messages[0].severity == "error"
+        assert messages[0].timeout > 3600
+    assert any(Path(p).name.startswith("db.json.corrupt-") for p in map(str, tmp_path.iterdir()))
