@@ -6,11 +6,11 @@ import csv
 import io
 import json
 import re
-from dataclasses import dataclass
 
 import bibtexparser
 import pytest
 
+from readlist.core.annotation import Annotation as Note
 from readlist.core.export import (
     _BIBTEX_ESCAPES,
     CSV_FIELDS,
@@ -20,19 +20,6 @@ from readlist.core.export import (
     write_atomic,
 )
 from readlist.core.paper import Paper
-
-
-@dataclass(frozen=True)
-class Note:
-    id: str
-    starred: bool = False
-    status: str = "unread"
-    tags: tuple[str, ...] = ()
-    note: str = ""
-    created: str | None = None
-    updated: str | None = None
-    read_at: str | None = None
-
 
 TRICKY_NOTE = 'Compare with "FastDiff", section 3.\nSecond line, with commas; and {braces}, 100% & $x_1$\n\n- a list'
 PAPERS = [
@@ -145,6 +132,12 @@ def test_markdown_has_one_section_per_paper_with_quote_and_note():
     assert TRICKY_NOTE in first
     assert sections[1].startswith(PAPERS[1].title) and "`diffusion`" in sections[1]
     assert out.index(PAPERS[0].title) < out.index(PAPERS[1].title)
+
+
+def test_a_title_set_by_the_user_is_used_everywhere():
+    notes = {PAPERS[1].id: Note(PAPERS[1].id, title="FastDiff (my title)", starred=True)}
+    for fmt in ("md", "json", "csv", "bibtex"):
+        assert "FastDiff (my title)" in export(PAPERS[1:2], notes, fmt), fmt
 
 
 def test_unknown_format_is_an_error():

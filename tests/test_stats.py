@@ -2,29 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import UTC, date
 
+from readlist.core.annotation import Annotation as Note
+from readlist.core.annotation import Event
 from readlist.core.paper import Paper
 from readlist.core.stats import compute_stats, progress_bar
 
 
-@dataclass(frozen=True)
-class Note:
-    id: str
-    starred: bool = False
-    status: str = "unread"
-    tags: tuple[str, ...] = ()
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Ev:
-    time: str
-    paper: str
-    action: str = "status"
-    before: dict = field(default_factory=dict)
-    after: dict = field(default_factory=dict)
+def Ev(time: str, paper: str, action: str = "status", after: dict | None = None) -> Event:
+    return Event(time, paper, action, before={}, after=after or {})
 
 
 PAPERS = [Paper(id=f"{n:012x}", index=n + 1, text=f"Abstract number {n}.") for n in range(6)]
@@ -65,6 +52,15 @@ def test_read_per_day_counts_distinct_papers_in_the_last_30_days():
     assert len(per_day) == 30
     assert per_day[-1] == 2 and per_day[-2] == 1 and per_day[0] == 1
     assert sum(per_day) == 4
+
+
+def test_an_undone_read_does_not_count():
+    events = [
+        Event("2025-07-13T09:00:00Z", ID[0], "status", {"status": "unread"}, {"status": "read"}, group="g1"),
+        Event("2025-07-13T09:01:00Z", ID[0], "undo", {"status": "read"}, {"status": "unread"}, "g2", undoes="g1"),
+        Event("2025-07-13T09:02:00Z", ID[1], "status", {"status": "unread"}, {"status": "read"}, group="g3"),
+    ]
+    assert stats([], events).read_per_day[-1] == 1
 
 
 def test_tags_with_counts_and_read_counts_most_used_first():

@@ -36,7 +36,7 @@ def substring_match(papers: Sequence[Paper], annotations: Mapping[str, Any], que
     out = []
     for position, paper in enumerate(papers):
         note = annotations.get(paper.id)
-        extra = f" {note.note} {' '.join(note.tags)}" if note is not None else ""
+        extra = f" {note.note} {' '.join(note.tags)} {note.title or ''}" if note is not None else ""
         if needle in fold(f"{paper.title} {paper.plain}{extra}"):
             out.append(position)
     return out
@@ -58,6 +58,11 @@ def select(
     return [paper for paper in papers if is_annotated(annotations.get(paper.id))]
 
 
+def title_of(paper: Paper, note: Any) -> str:
+    """The user's title for the paper when they set one, else the file's or the derived one."""
+    return getattr(note, "title", None) or paper.title
+
+
 def _fields(paper: Paper, note: Any) -> dict[str, Any]:
     return {
         "status": getattr(note, "status", "unread"),
@@ -70,13 +75,15 @@ def _fields(paper: Paper, note: Any) -> dict[str, Any]:
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
     parts = [f"# {strip_control(heading)}\n"]
     for paper in papers:
-        f = _fields(paper, annotations.get(paper.id))
+        note = annotations.get(paper.id)
+        f = _fields(paper, note)
         meta = [f"`{paper.id}`", f"#{paper.index}", f["status"]]
         if f["starred"]:
             meta.append("★ starred")
         if f["tags"]:
             meta.append("tags: " + ", ".join(f"`{tag}`" for tag in f["tags"]))
-        section = [f"## {strip_control(paper.title)}", "", " · ".join(meta), "", "> " + strip_control(paper.plain)]
+        title = strip_control(title_of(paper, note))
+        section = [f"## {title}", "", " · ".join(meta), "", "> " + strip_control(paper.plain)]
         if f["note"].strip():
             section += ["", f["note"].strip("\n")]
         parts.append("\n".join(section) + "\n")
@@ -91,7 +98,7 @@ def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
             {
                 "id": paper.id,
                 "index": paper.index,
-                "title": paper.title,
+                "title": title_of(paper, note),
                 "text": paper.text,
                 "urls": list(paper.urls),
                 **_fields(paper, note),
@@ -108,10 +115,11 @@ def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_FIELDS)
     for paper in papers:
-        f = _fields(paper, annotations.get(paper.id))
+        note = annotations.get(paper.id)
+        f = _fields(paper, note)
         starred = "true" if f["starred"] else "false"
         tags = TAG_SEPARATOR.join(f["tags"])
-        writer.writerow([paper.id, paper.index, paper.title, f["status"], starred, tags, f["note"]])
+        writer.writerow([paper.id, paper.index, title_of(paper, note), f["status"], starred, tags, f["note"]])
     return buffer.getvalue()
 
 
@@ -143,8 +151,9 @@ def bibtex_key(paper: Paper) -> str:
 def to_bibtex(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     entries = []
     for paper in papers:
-        f = _fields(paper, annotations.get(paper.id))
-        fields = [("title", paper.title), ("abstract", paper.plain)]
+        note = annotations.get(paper.id)
+        f = _fields(paper, note)
+        fields = [("title", title_of(paper, note)), ("abstract", paper.plain)]
         if paper.urls:
             fields.append(("url", paper.urls[0]))
         if f["note"].strip():

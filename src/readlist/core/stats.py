@@ -61,14 +61,16 @@ def _event_day(time: str, tz: tzinfo | None) -> date | None:
 def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinfo | None = None) -> tuple[int, ...]:
     """Distinct papers marked read on each of the last `days` days (oldest first).
 
-    An event counts when its `after` sets the status to read. Days are calendar days in `tz`
+    An event counts when its `after` sets the status to read, unless it was undone. Days are calendar days in `tz`
     (default: the local time zone), so `today` should be given in the same zone.
     """
     first = today - timedelta(days=days - 1)
+    events = list(events)
+    undone = {getattr(e, "undoes", None) for e in events if e.action == "undo"} - {None, ""}
     seen: dict[date, set[str]] = defaultdict(set)
     for event in events:
         after = getattr(event, "after", None) or {}
-        if after.get("status") != "read":
+        if after.get("status") != "read" or (event.action != "undo" and getattr(event, "group", "") in undone):
             continue
         day = _event_day(getattr(event, "time", ""), tz)
         if day is not None and first <= day <= today:

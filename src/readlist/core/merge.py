@@ -1,0 +1,230 @@
+"""Merging two readlist databases (say a laptop's copy into this one), as a pure function.
+
+Per paper and field the newer change wins: a field's time is its latest change in that side's
+event log, or the annotation's `updated` when the side logged nothing for the paper. A note edited
+on both sides keeps both texts, separated by a marked line, and the paper is tagged `conflict`.
+A note that the history shows was replaced after it was written (the `before` of a later logged
+change) gives way to the other side's; an empty note never replaces a written one unless the log
+shows it was cleared.
+Events are united. The result does not depend on which side is "this" one, and merging the same
+copy again changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from .annotation import Annotation, Event
+
+MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
+CONFLICT_TAG = "conflict"
+NOTE_SEPARATOR = "\n\n──────── conflicting edit (readlist merge) ────────\n\n"
+_OLDEST = datetime.min.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field of one paper that the merge changes in this database."""
+
+    paper: str
+    field: str
+    before: Any
+    after: Any
+
+    def describe(self) -> str:
+        if self.field == "note":
+            return "note: " + ("edited on both sides, both texts kept" if NOTE_SEPARATOR in self.after else "replaced")
+        if self.field == "paper":
+            return "new paper annotation"
+        return f"{self.field}: {_show(self.before)} → {_show(self.after)}"
+
+
+@dataclass(frozen=True)
+class MergeReport:
+    changes: tuple[Change, ...]
+    conflicts: tuple[str, ...]  # papers whose notes were edited on both sides
+    events_added: int
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes or self.events_added)
+
+    def lines(self) -> list[str]:
+        out = [f"{c.paper}  {c.describe()}" for c in self.changes]
+        papers = len({c.paper for c in self.changes})
+        out.append(
+            f"{len(self.changes)} change(s) to {papers} paper(s), {len(self.conflicts)} note conflict(s), "
+            f"{self.events_added} new event(s)"
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    annotations: dict[str, Annotation]
+    events: tuple[Event, ...]
+    report: MergeReport
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _moment(time: str | None) -> datetime:
+    """Comparable instant of an ISO-8601 string; missing or unreadable ones count as the oldest."""
+    if not time:
+        return _OLDEST
+    try:
+        moment = datetime.fromisoformat(time.replace("Z", "+00:00"))
+    except ValueError:
+        return _OLDEST
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _event_key(event: Event) -> str:
+    doc = {f.name: getattr(event, f.name) for f in fields(event)}
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _field_times(events: Iterable[Event]) -> dict[str, dict[str, datetime]]:
+    """paper -> field -> latest logged change (the key "" holds the paper's latest event of any kind)."""
+    times: dict[str, dict[str, datetime]] = defaultdict(dict)
+    for event in events:
+        moment = _moment(event.time)
+        per_paper = times[event.paper]
+        for name in (*event.after.keys(), ""):
+            if name not in per_paper or per_paper[name] < moment:
+                per_paper[name] = moment
+    return times
+
+
+def _time(note: Annotation, times: Mapping[str, Mapping[str, datetime]], name: str) -> datetime:
+    logged = times.get(note.id)
+    if not logged:
+        return _moment(note.updated)
+    return logged.get(name, _OLDEST)
+
+
+def _tie_key(name: str, value: Any) -> tuple[bool, str]:
+    """Orders two values changed at the same instant, the same way from either side.
+
+    Equal times with different values mostly mean one side already merged the other; tags
+    that carry the conflict mark are the merged ones.
+    """
+    flagged = name == "tags" and CONFLICT_TAG in value
+    return flagged, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def note_parts(note: str) -> list[str]:
+    return [part for part in note.split(NOTE_SEPARATOR) if part.strip()]
+
+
+def _replaced_notes(events: Iterable[Event]) -> dict[str, dict[str, datetime]]:
+    """paper -> note text (or a conflict part of one) -> when a logged change last replaced it."""
+    out: dict[str, dict[str, datetime]] = defaultdict(dict)
+    for event in events:
+        before, after = event.before.get("note"), event.after.get("note")
+        if isinstance(before, str) and before != after:
+            moment = _moment(event.time)
+            for text in {before, *note_parts(before)}:
+                if out[event.paper].get(text, _OLDEST) < moment:
+                    out[event.paper][text] = moment
+    return out
+
+
+def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[str, datetime]) -> tuple[str, bool]:
+    """(merged note, whether both sides' edits had to be kept).
+
+    A text replaced by a logged change after it was written is superseded; the other side's
+    text then stands (also when it is empty: the note was cleared on purpose).
+    """
+    if a == b:
+        return a, False
+    a_old, b_old = replaced.get(a, _OLDEST) > ta, replaced.get(b, _OLDEST) > tb
+    if a_old != b_old:
+        return (b, False) if a_old else (a, False)
+    if not a.strip() or not b.strip():
+        return (a or b), False
+    parts_a, parts_b = note_parts(a), note_parts(b)
+    if set(parts_b) <= set(parts_a):
+        return a, False
+    if set(parts_a) <= set(parts_b):
+        return b, False
+    first, second = sorted([(ta, a, parts_a), (tb, b, parts_b)], key=lambda t: (t[0], t[1]))
+    return NOTE_SEPARATOR.join(dict.fromkeys([*first[2], *second[2]])), True
+
+
+def merge_annotation(
+    a: Annotation,
+    b: Annotation,
+    times_a: Mapping[str, Mapping[str, datetime]],
+    times_b: Mapping[str, Mapping[str, datetime]],
+    replaced: Mapping[str, datetime],
+) -> tuple[Annotation, bool]:
+    changes: dict[str, Any] = {}
+    winners: dict[str, Annotation] = {}
+    for name in MERGED_FIELDS:
+        va, vb = getattr(a, name), getattr(b, name)
+        ta, tb = _time(a, times_a, name), _time(b, times_b, name)
+        winner = a if (ta, _tie_key(name, va)) >= (tb, _tie_key(name, vb)) else b
+        changes[name] = getattr(winner, name)
+        winners[name] = winner
+    note, conflict = _merge_note(a.note, b.note, _time(a, times_a, "note"), _time(b, times_b, "note"), replaced)
+    changes["note"] = note
+    if conflict and CONFLICT_TAG not in changes["tags"]:
+        changes["tags"] = (*changes["tags"], CONFLICT_TAG)
+    if changes["status"] != "read":
+        changes["read_at"] = None
+    elif a.status == b.status:  # read on both sides: when it was first read
+        changes["read_at"] = min((t for t in (a.read_at, b.read_at) if t), key=_moment, default=None)
+    else:
+        changes["read_at"] = winners["status"].read_at
+    changes["created"] = min((t for t in (a.created, b.created) if t), key=_moment, default=None)
+    changes["updated"] = max((t for t in (a.updated, b.updated) if t), key=_moment, default=None)
+    changes["snippet"] = max(a.snippet, b.snippet, key=lambda s: (len(s), s))
+    return replace(a, **changes), conflict
+
+
+def merge(
+    local: Mapping[str, Annotation],
+    local_events: Iterable[Event],
+    other: Mapping[str, Annotation],
+    other_events: Iterable[Event],
+) -> MergeResult:
+    """Merge `other` into `local`; the report lists what changes in `local`."""
+    local_events, other_events = list(local_events), list(other_events)
+    times_local, times_other = _field_times(local_events), _field_times(other_events)
+    united: dict[str, Event] = {}
+    for event in [*local_events, *other_events]:
+        united.setdefault(_event_key(event), event)
+    # Oldest first; events of the same instant keep their order (this side's first): undo relies on it.
+    events = tuple(sorted(united.values(), key=lambda e: _moment(e.time)))
+    replaced = _replaced_notes(events)
+    merged: dict[str, Annotation] = {}
+    changes: list[Change] = []
+    conflicts: list[str] = []
+    for paper in sorted(set(local) | set(other)):
+        mine, theirs = local.get(paper), other.get(paper)
+        if mine is None:
+            merged[paper] = theirs
+            changes.append(Change(paper, "paper", None, theirs))
+            continue
+        if theirs is None:
+            merged[paper] = mine
+            continue
+        result, conflict = merge_annotation(mine, theirs, times_local, times_other, replaced.get(paper, {}))
+        merged[paper] = result
+        if conflict:
+            conflicts.append(paper)
+        for name in (*MERGED_FIELDS, "note"):
+            if getattr(mine, name) != getattr(result, name):
+                changes.append(Change(paper, name, getattr(mine, name), getattr(result, name)))
+    report = MergeReport(tuple(changes), tuple(conflicts), len(events) - len({_event_key(e) for e in local_events}))
+    return MergeResult(merged, events, report)

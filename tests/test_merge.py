@@ -1,0 +1,168 @@
+"""Merging two databases: newer field wins, both notes kept on conflict, events united,
+idempotent and symmetric (checked on random edit histories)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readlist.core.annotation import Annotation, Event
+from readlist.core.merge import CONFLICT_TAG, NOTE_SEPARATOR, merge, note_parts
+
+T0 = datetime(2025, 7, 1, tzinfo=UTC)
+P, Q = "a1b2c3d4e5f6", "0123456789ab"
+
+
+def at(seconds: int) -> str:
+    return (T0 + timedelta(seconds=seconds)).isoformat()
+
+
+class Copy:
+    """One copy of the database: annotations plus the change log, edited like the store does."""
+
+    def __init__(self, annotations=None, events=()):
+        self.annotations = dict(annotations or {})
+        self.events = list(events)
+
+    def clone(self) -> Copy:
+        return Copy(self.annotations, self.events)
+
+    def edit(self, paper: str, t: int, **changes):
+        old = self.annotations.get(paper) or Annotation(paper, created=at(t))
+        before = {k: getattr(old, k) for k in changes}
+        new = replace(old, **changes, updated=at(t))
+        self.annotations[paper] = new
+        action = "status" if set(changes) == {"status"} else "update"
+        self.events.append(Event(at(t), paper, action, before=before, after=dict(changes)))
+        return self
+
+
+def run(mine: Copy, theirs: Copy):
+    return merge(mine.annotations, mine.events, theirs.annotations, theirs.events)
+
+
+def base() -> Copy:
+    return Copy().edit(P, 0, note="first thoughts", tags=("rl",)).edit(Q, 1, starred=True)
+
+
+def test_each_field_takes_the_newer_change():
+    laptop, desk = base(), base()
+    laptop.edit(P, 10, status="read")
+    desk.edit(P, 5, status="reading")  # older than the laptop's status change
+    desk.edit(P, 20, starred=True)
+    result = run(desk, laptop).annotations[P]
+    assert (result.status, result.starred) == ("read", True)
+    assert result.updated == at(20)
+
+
+def test_a_note_edited_on_one_side_replaces_the_other_without_conflict():
+    laptop, desk = base(), base()
+    laptop.edit(P, 10, note="first thoughts, revised")
+    result = run(desk, laptop)
+    assert result.annotations[P].note == "first thoughts, revised"
+    assert CONFLICT_TAG not in result.annotations[P].tags
+    assert result.report.conflicts == ()
+
+
+def test_a_note_edited_on_both_sides_keeps_both_texts_and_tags_conflict():
+    laptop, desk = base(), base()
+    laptop.edit(P, 10, note="laptop text")
+    desk.edit(P, 12, note="desk text, with more")
+    result = run(desk, laptop)
+    note = result.annotations[P].note
+    assert note_parts(note) == ["laptop text", "desk text, with more"]  # older edit first
+    assert NOTE_SEPARATOR.strip() in note
+    assert result.annotations[P].tags == ("rl", CONFLICT_TAG)
+    assert result.report.conflicts == (P,)
+    assert any(c.field == "note" and "both" in c.describe() for c in result.report.changes)
+
+
+def test_a_cleared_note_stays_cleared_but_an_unwritten_one_never_erases():
+    laptop, desk = base(), base()
+    laptop.edit(P, 10, note="")
+    assert run(desk, laptop).annotations[P].note == ""
+    fresh = Copy().edit(P, 30, starred=True)  # never had a note, edited later
+    assert run(fresh, desk).annotations[P].note == "first thoughts"
+
+
+def test_resolving_a_conflict_and_merging_the_same_copy_again_keeps_the_resolution():
+    laptop, desk = base(), base()
+    laptop.edit(P, 10, note="laptop text")
+    desk.edit(P, 12, note="desk text")
+    merged = run(desk, laptop)
+    desk = Copy(merged.annotations, merged.events)
+    desk.edit(P, 50, note="both, reconciled", tags=("rl",))
+    again = run(desk, laptop)
+    assert again.annotations[P].note == "both, reconciled"
+    assert again.annotations[P].tags == ("rl",)
+    assert not again.report.changes
+
+
+def test_events_are_united_without_duplicates_and_new_papers_arrive():
+    laptop, desk = base(), base()
+    laptop.edit("ffffeeeedddd", 10, status="reading")
+    desk.edit(Q, 11, tags=("theory",))
+    result = run(desk, laptop)
+    assert len(result.events) == len(base().events) + 2
+    assert [e.time for e in result.events] == sorted(e.time for e in result.events)
+    assert result.annotations["ffffeeeedddd"].status == "reading"
+    assert result.report.events_added == 1
+    assert any(c.paper == "ffffeeeedddd" and c.field == "paper" for c in result.report.changes)
+
+
+def test_merging_identical_copies_changes_nothing():
+    result = run(base(), base())
+    assert result.annotations == base().annotations
+    assert not result.report.changed
+
+
+# Random histories: a shared start, then each side edits on its own (even/odd seconds, no ties).
+NOTES = st.sampled_from(["", "a", "b", "ab, c", 'quote " and\nnewline'])
+OPS = st.tuples(
+    st.sampled_from([P, Q]),
+    st.sampled_from(["status", "starred", "tags", "note"]),
+    st.integers(0, 3),
+    NOTES,
+)
+VALUES = {
+    "status": ["unread", "reading", "read", "read"],
+    "starred": [True, False, True, False],
+    "tags": [(), ("rl",), ("rl", "ml"), ("ml",)],
+}
+
+
+def play(copy: Copy, ops, parity: int, start: int = 100) -> Copy:
+    for n, (paper, field, choice, note) in enumerate(ops):
+        value = note if field == "note" else VALUES[field][choice]
+        copy.edit(paper, start + 2 * n + parity, **{field: value})
+    return copy
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(OPS, max_size=4), st.lists(OPS, max_size=5), st.lists(OPS, max_size=5))
+def test_merge_is_symmetric_idempotent_and_loses_no_note(shared, ops_a, ops_b):
+    start = play(Copy(), shared, 0, start=0)
+    a, b = play(start.clone(), ops_a, 0), play(start.clone(), ops_b, 1)
+    ab, ba = run(a, b), run(b, a)
+    assert ab.annotations == ba.annotations
+    assert sorted(map(repr, ab.events)) == sorted(map(repr, ba.events))
+
+    again = run(Copy(ab.annotations, ab.events), b)
+    assert again.annotations == ab.annotations and not again.report.changed
+    other_way = run(Copy(ab.annotations, ab.events), a)
+    assert other_way.annotations == ab.annotations and not other_way.report.changed
+
+    for side, other in ((a, b), (b, a)):
+        for paper, note in side.annotations.items():
+            text = note.note
+            if not text.strip():
+                continue
+            kept = note_parts(ab.annotations[paper].note)
+            # A note may only disappear when the other side replaced that very text after it was written.
+            replaced_later = any(
+                e.paper == paper and e.before.get("note") == text and e not in side.events for e in other.events
+            )
+            assert text in kept or replaced_later
