@@ -13,6 +13,11 @@ CORE_MODULES = [
     "readlist.core.titles",
     "readlist.core.refs",
     "readlist.core.paths",
+    "readlist.core.stats",
+    "readlist.core.export",
+    "readlist.core.related",
+    "readlist.core.merge",
+    "readlist.core.merge_db",
 ]
 
 

@@ -7,7 +7,7 @@ import sys
 import click
 
 from .. import __version__
-from . import annotate
+from . import annotate, progress
 from .context import Context, fail
 from .papers import list_command, show_command
 
@@ -53,6 +53,10 @@ cli.add_command(annotate.note_command)
 cli.add_command(annotate.tag_command)
 cli.add_command(annotate.undo_command)
 cli.add_command(annotate.log_command)
+cli.add_command(progress.stats_command)
+cli.add_command(progress.export_command)
+cli.add_command(progress.related_command)
+cli.add_command(progress.merge_command)
 
 
 def main() -> None:

@@ -1,0 +1,170 @@
+"""`readlist stats`, `export`, `related` and `merge` from the command line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import UTC, datetime, timedelta
+
+import bibtexparser
+import pytest
+from click.testing import CliRunner
+
+from readlist.cli import cli
+from readlist.core.reader import read_papers
+from readlist.core.store import Store
+
+ABSTRACTS = [
+    "Diffusion models generate images by iterative denoising; we distil the diffusion sampler into four steps.",
+    "We accelerate diffusion sampling for image generation with a distilled denoising sampler.",
+    "Graph neural networks suffer from oversquashing; we rewire graph edges to improve message passing.",
+    "Message passing on graphs: rewiring edges of graph neural networks reduces oversquashing.",
+    "Reinforcement learning agents explore sparse reward environments with curiosity bonuses.",
+]
+
+
+@pytest.fixture
+def env(tmp_path, write_file):
+    papers_path = write_file("Test list\n\n" + "\n\n".join(ABSTRACTS) + "\n")
+    papers = read_papers(papers_path).papers
+    db = tmp_path / "db.json"
+
+    def run(*args, db_path=db):
+        result = CliRunner().invoke(cli, ["--papers", str(papers_path), "--db", str(db_path), *args])
+        return result
+
+    return papers, db, run
+
+
+def clock(start: datetime):
+    state = {"now": start}
+
+    def now():
+        state["now"] += timedelta(seconds=1)
+        return state["now"]
+
+    return now
+
+
+def test_stats_counts_bar_and_tags(env):
+    papers, db, run = env
+    store = Store(db)
+    store.update(papers[0], status="read", tags=["diffusion"], starred=True)
+    store.update(papers[1], status="reading", tags=["diffusion"], note="later")
+    store.update(papers[2], status="read")
+    result = run("stats")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert "Papers   5" in lines
+    assert any(line.startswith("Read     ") and "2/5 (40%)" in line and "█" in line for line in lines)
+    assert "Reading  1" in lines and "Unread   2" in lines and "Starred  1" in lines and "Noted    1" in lines
+    assert "(2 papers)" in result.output  # both read today
+    assert any(line.split()[:3] == ["diffusion", "2", "█████░░░░░"] for line in lines)
+    data = json.loads(run("stats", "--json").output)
+    assert data["read"] == 2 and data["read_per_day"][-1]["read"] == 2
+    assert data["tags"] == [{"tag": "diffusion", "papers": 2, "read": 1}]
+
+
+def test_export_csv_to_stdout_defaults_to_annotated_papers(env):
+    papers, db, run = env
+    note = 'line one, with "quotes"\nline two'
+    Store(db).update(papers[3], note=note, tags=["graphs", "gnn"])
+    result = run("export", "--format", "csv")
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(result.output, newline="")))
+    assert [r["index"] for r in rows] == ["4"]
+    assert rows[0]["note"] == note and rows[0]["tags"] == "graphs; gnn"
+    every = list(csv.DictReader(io.StringIO(run("export", "--format", "csv", "--all").output, newline="")))
+    assert len(every) == 5
+
+
+def test_export_query_and_bibtex(env):
+    papers, _, run = env
+    result = run("export", "--format", "bibtex", "--query", "OVERSQUASHING")
+    assert result.exit_code == 0, result.output
+    library = bibtexparser.parse_string(result.output)
+    assert library.failed_blocks == []
+    assert [e.key for e in library.entries] == [f"readlist:{papers[2].id}", f"readlist:{papers[3].id}"]
+
+
+def test_export_to_file_never_overwrites_without_force(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    target = tmp_path / "notes.md"
+    first = run("export", "-o", str(target))
+    assert first.exit_code == 0, first.output
+    assert target.read_text().startswith("# Reading notes")
+    assert f"`{papers[0].id}`" in target.read_text()
+    second = run("export", "--format", "json", "-o", str(target))
+    assert second.exit_code == 2
+    assert second.output.strip().count("\n") == 0 and "--force" in second.output
+    assert target.read_text().startswith("# Reading notes")
+    third = run("export", "--format", "json", "-o", str(target), "--force")
+    assert third.exit_code == 0
+    assert json.loads(target.read_text())["papers"][0]["id"] == papers[0].id
+
+
+def test_export_rejects_all_with_query(env):
+    _, _, run = env
+    result = run("export", "--all", "--query", "x")
+    assert result.exit_code == 2 and "exclude" in result.output
+
+
+def test_related_lists_the_closest_paper_first(env):
+    papers, _, run = env
+    result = run("related", "#3")
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0].split()
+    assert first[1:3] == ["4", papers[3].id]
+    assert papers[2].id not in result.output
+    rows = json.loads(run("related", papers[0].id, "--json").output)
+    assert rows[0]["id"] == papers[1].id and 0 < rows[0]["similarity"] <= 1
+
+
+def test_related_with_a_bad_reference_fails_in_one_line(env):
+    _, _, run = env
+    result = run("related", "#99")
+    assert result.exit_code == 2 and result.output.count("\n") == 1
+
+
+def test_merge_dry_run_then_merge_then_nothing_left(env, tmp_path):
+    papers, db, run = env
+    start = datetime(2025, 7, 1, tzinfo=UTC)
+    desk = Store(db, now=clock(start))
+    desk.update(papers[0], note="shared note")
+    laptop_db = tmp_path / "laptop.json"
+    laptop_db.write_bytes(db.read_bytes())
+    laptop = Store(laptop_db, now=clock(start + timedelta(hours=1)))
+    laptop.update(papers[0], note="laptop edit")
+    laptop.update(papers[4], status="read")
+    desk = Store(db, now=clock(start + timedelta(hours=2)))
+    desk.update(papers[0], note="desk edit")
+
+    before = db.read_bytes()
+    dry = run("merge", str(laptop_db), "--dry-run")
+    assert dry.exit_code == 0, dry.output
+    assert papers[4].id in dry.output and "dry run" in dry.output
+    assert db.read_bytes() == before
+
+    merged = run("merge", str(laptop_db))
+    assert merged.exit_code == 0, merged.output
+    result = Store(db)
+    note = result.get(papers[0].id)
+    assert "laptop edit" in note.note and "desk edit" in note.note and "conflict" in note.tags
+    assert result.get(papers[4].id).status == "read"
+    assert len(result.events()) == 4  # shared note, laptop's two changes, desk's edit
+
+    again = run("merge", str(laptop_db))
+    assert again.exit_code == 0 and "Nothing to merge" in again.output
+
+
+def test_merge_of_a_missing_or_broken_file_fails_in_one_line(env, tmp_path):
+    _, db, run = env
+    missing = run("merge", str(tmp_path / "nope.json"))
+    assert missing.exit_code == 2 and missing.output.count("\n") == 1 and "no such file" in missing.output
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    result = run("merge", str(broken))
+    assert result.exit_code == 2 and "not a usable readlist database" in result.output
+    assert not db.exists()
