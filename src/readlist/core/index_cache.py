@@ -1,0 +1,139 @@
+"""The search index saved in the user cache directory, keyed by the papers' content.
+
+A file holds one JSON header line (format version, key, section sizes) and then the raw arrays.
+A missing, stale or damaged file is ignored and rebuilt; writing is atomic and best effort.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import threading
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+
+from .paper import Paper
+from .postings import IndexData, Postings, build_data
+from .search import SearchIndex
+
+FORMAT = 1
+MAGIC = b"readlist-search-index"
+KEEP = 8  # cached indexes kept; the least recently written go first
+_SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("title.starts", "I"),
+             ("title.docs", "I"), ("lengths", "I"))  # fmt: skip
+
+
+def default_dir() -> Path:
+    from platformdirs import user_cache_path
+
+    return user_cache_path("readlist") / "search"
+
+
+def content_key(papers: Sequence[Paper]) -> str:
+    """Names the papers' content: their ids (hashes of each paragraph) and where titles came from."""
+    digest = hashlib.blake2b(f"format {FORMAT}\n".encode(), digest_size=16)
+    for paper in papers:
+        digest.update(f"{paper.id}{'t' if paper.file_title else ''}\n".encode())
+    return digest.hexdigest()
+
+
+def _arrays(data: IndexData) -> dict[str, array]:
+    return {
+        "body.starts": data.body.starts,
+        "body.docs": data.body.docs,
+        "body.tfs": data.body.tfs,
+        "title.starts": data.title.starts,
+        "title.docs": data.title.docs,
+        "lengths": data.lengths,
+    }
+
+
+def save(data: IndexData, key: str, path: Path) -> None:
+    terms = "\n".join(data.terms).encode("utf-8")
+    arrays = _arrays(data)
+    header = {"format": FORMAT, "key": key, "terms": len(terms), "count": len(data.terms)}
+    header.update({name: len(arrays[name]) for name, _ in _SECTIONS})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(MAGIC + b" " + json.dumps(header).encode() + b"\n")
+            out.write(terms)
+            for name, _ in _SECTIONS:
+                arrays[name].tofile(out)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(path: Path, key: str) -> IndexData | None:
+    """The cached index data, or None if the file is missing, for other content, or damaged."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline()
+            if not line.startswith(MAGIC + b" "):
+                return None
+            header = json.loads(line[len(MAGIC) + 1 :])
+            if header.get("format") != FORMAT or header.get("key") != key:
+                return None
+            terms = tuple(handle.read(header["terms"]).decode("utf-8").split("\n")) if header["count"] else ()
+            loaded = {}
+            for name, code in _SECTIONS:
+                values = array(code)
+                values.fromfile(handle, header[name])
+                loaded[name] = values
+            if handle.read(1):
+                return None
+    except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError):
+        return None
+    data = IndexData(
+        terms=terms,
+        body=Postings(loaded["body.starts"], loaded["body.docs"], loaded["body.tfs"]),
+        title=Postings(loaded["title.starts"], loaded["title.docs"]),
+        lengths=loaded["lengths"],
+    )
+    return data if _consistent(data) else None
+
+
+def _consistent(data: IndexData) -> bool:
+    n, size = len(data.terms), data.size
+    for postings in (data.body, data.title):
+        starts = postings.starts
+        if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(postings.docs):
+            return False
+        if postings.docs and max(postings.docs) >= size:
+            return False
+    return len(data.body.tfs or ()) == len(data.body.docs) and list(data.terms) == sorted(data.terms)
+
+
+def _prune(directory: Path) -> None:
+    try:
+        files = sorted(directory.glob("*.idx"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in files[KEEP:]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def load_or_build(
+    papers: Sequence[Paper], cache_dir: Path | None = None, cancelled: threading.Event | None = None
+) -> SearchIndex:
+    """The search index for these papers, from the cache when it holds one, else built (and cached)."""
+    papers = tuple(papers)
+    directory = cache_dir if cache_dir is not None else default_dir()
+    key = content_key(papers)
+    path = directory / f"{key}.idx"
+    data = load(path, key)
+    if data is not None and data.size == len(papers):
+        return SearchIndex(papers, data)
+    data = build_data(papers, cancelled)
+    try:
+        save(data, key, path)
+        _prune(directory)
+    except OSError:
+        pass  # a read-only or full cache directory only costs the next run a rebuild
+    return SearchIndex(papers, data)

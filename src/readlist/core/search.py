@@ -1,0 +1,178 @@
+"""Ranked, typo-tolerant search over one paper list.
+
+An index is built once per list (`SearchIndex.build`, or `index_cache.load_or_build`); each query
+touches the vocabulary and the postings of its words, never every abstract. Scores are BM25 with
+a bonus for title hits, scaled down for prefix and fuzzy matches.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from .matching import EXACT, WordMatcher
+from .paper import Paper
+from .postings import BuildCancelled, IndexData, build_data, title_source
+from .query import QueryError, parse
+from .search_eval import Evaluation, evaluate
+from .tokens import STOPWORDS, index_form, phrase_pattern, stem
+
+__all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
+
+K1, B = 1.2, 0.75
+TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    positions: Sequence[int]
+    scores: Sequence[float]
+    full_matches: int
+    error: str | None = None
+    missing: bool = False
+    _evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """[start, end) spans of `text` (a title or an abstract's plain text) to highlight."""
+        if self._evaluation is None or not text:
+            return []
+        return self._evaluation.spans(text)
+
+    def matched_terms(self, position: int) -> list[str]:
+        """The words of the paper (title, abstract, note, tags) that the query matched."""
+        if self._evaluation is None:
+            return []
+        return self._evaluation.matched_terms(position)
+
+
+class SearchIndex:
+    """An immutable index of a sequence of papers; safe to search from several threads."""
+
+    def __init__(self, papers: Sequence[Paper], data: IndexData) -> None:
+        if len(papers) != data.size:
+            raise ValueError("index does not belong to these papers")
+        self.papers = tuple(papers)
+        self.data = data
+        self.term_ids = {term: n for n, term in enumerate(data.terms)}
+        by_length: dict[int, list[str]] = {}
+        for term in data.terms:
+            by_length.setdefault(len(term), []).append(term)
+        self.by_length = by_length
+        average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
+        self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
+        self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
+
+    @classmethod
+    def build(cls, papers: Sequence[Paper], cancelled: threading.Event | None = None) -> SearchIndex:
+        """Index the papers; raises BuildCancelled if `cancelled` is set meanwhile."""
+        papers = tuple(papers)
+        return cls(papers, build_data(papers, cancelled))
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    @cached_property
+    def everything(self) -> frozenset[int]:
+        return frozenset(range(len(self.papers)))
+
+    # -- term statistics ------------------------------------------------------------------
+
+    def df(self, term: str) -> int:
+        tid = self.term_ids.get(term)
+        if tid is None:
+            return 0
+        return max(self.data.body.count(tid), self.data.title.count(tid))
+
+    def idf(self, df: int) -> float:
+        n = len(self.papers)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def expand(self, matcher: WordMatcher) -> dict[int, float]:
+        """Term ids a query word matches, with weights (exact 1, prefix and typo variants less)."""
+        found = matcher.expand(self.data.terms, self.by_length, self.df)
+        return {self.term_ids[term]: weight for term, weight in found.items()}
+
+    def docs(self, variants: Mapping[int, float], title_only: bool = False) -> set[int]:
+        body, title = self.data.body, self.data.title
+        out: set[int] = set()
+        for tid in variants:
+            if not title_only:
+                out.update(body.docs_of(tid))
+            out.update(title.docs_of(tid))
+        return out
+
+    def score_into(
+        self, variants: Mapping[int, float], candidates: set[int], best: dict[int, float], title_only: bool = False
+    ) -> None:
+        """For each candidate, the best of the variants' BM25 scores (title hits boosted), added to `best`."""
+        body, title, norms = self.data.body, self.data.title, self.norms
+        mine: dict[int, float] = {}
+        for tid, alpha in variants.items():
+            weight = alpha * self.idf(max(body.count(tid), title.count(tid)))
+            local: dict[int, float] = {}
+            if not title_only:
+                docs, tfs = body.docs_of(tid), body.tfs_of(tid)
+                if len(candidates) * 8 < len(docs):
+                    size = len(docs)
+                    for doc in candidates:
+                        at = bisect_left(docs, doc)
+                        if at < size and docs[at] == doc:
+                            tf = tfs[at]
+                            local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
+                else:
+                    for doc, tf in zip(docs, tfs, strict=True):
+                        if doc in candidates:
+                            local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
+            bonus = weight * TITLE_BOOST
+            for doc in candidates.intersection(title.docs_of(tid)):
+                local[doc] = local.get(doc, 0.0) + bonus
+            for doc, score in local.items():
+                if score > mine.get(doc, 0.0):
+                    mine[doc] = score
+        for doc, score in mine.items():
+            best[doc] = best.get(doc, 0.0) + score
+
+    def phrase_docs(self, words: list[str], title_only: bool) -> set[int]:
+        """Papers whose title (or abstract) has these folded words in a row (plurals allowed)."""
+        keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
+        if not keys or None in keys:
+            return set()
+        pool: set[int] | None = None
+        for tid in sorted(keys, key=self.data.title.count if title_only else self.data.body.count):
+            found = self.docs({tid: EXACT}, title_only)
+            pool = found if pool is None else pool & found
+        pattern = phrase_pattern(words)
+        out = set()
+        for doc in pool or ():
+            paper = self.papers[doc]
+            form = index_form(paper.text)
+            if pattern.search(title_source(paper, form)) or (not title_only and pattern.search(form)):
+                out.add(doc)
+        return out
+
+    # -- searching ------------------------------------------------------------------------
+
+    def search(
+        self, query: str, annotations: Mapping[str, Any] | None = None, limit: int | None = None
+    ) -> SearchResult:
+        """Rank the papers for a query. Never raises for any query string: problems come back in `error`."""
+        try:
+            parsed = parse(query)
+        except QueryError as exc:
+            return SearchResult(query, (), (), 0, error=str(exc))
+        if any(term.kind == "is" and term.value == "missing" and not term.negated for term in parsed.terms):
+            return SearchResult(query, (), (), 0, missing=True)
+        if parsed.blank:
+            positions = range(len(self.papers))
+            return SearchResult(query, positions[:limit], [0.0] * len(positions[:limit]), len(positions[:limit]))
+        evaluation = evaluate(self, parsed, annotations or {})
+        positions, scores, full = evaluation.ranked()
+        if limit is not None:
+            positions, scores, full = positions[:limit], scores[:limit], min(full, limit)
+        return SearchResult(query, positions, scores, full, _evaluation=evaluation)

@@ -1,0 +1,108 @@
+"""Search tokens: folding (case, accents, Greek letters), word splitting and a light plural stemmer.
+
+The same rules serve the index (fast, whole-text) and highlighting (per token, with offsets),
+so a word found in the index is the word highlighted on screen.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+
+from .text import repair_hyphens
+
+_GREEK_NAMES = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
+    "ξ": "xi", "ο": "omicron", "π": "pi", "ϖ": "pi", "ρ": "rho", "ϱ": "rho", "σ": "sigma", "ς": "sigma",
+    "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi", "χ": "chi", "ψ": "psi", "ω": "omega",
+}  # fmt: skip
+GREEK_WORDS = frozenset(_GREEK_NAMES.values())
+_GREEK_TABLE = str.maketrans({ch: f" {name} " for ch, name in _GREEK_NAMES.items()})
+_GREEK_CHAR = re.compile("[" + "".join(_GREEK_NAMES) + "]")
+_GREEK_SPLIT = re.compile(f"{_GREEK_CHAR.pattern}|[^{_GREEK_CHAR.pattern[1:-1]}]+")
+_COMBINING = re.compile("[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]")
+WORD = re.compile(r"[^\W_]+")
+_ASCII_SPACES = str.maketrans({c: " " for c in map(chr, range(128)) if not c.isalnum()})
+
+# Words too common to index or to require; they still count inside "exact phrases".
+STOPWORDS = frozenset(
+    "a an and are as at be been but by can do does for from had has have he her his how i if in into is it its "
+    "may more most not of on or our she so such than that the their them then there these they this those to "
+    "via was we were what when where which while who will with would you your".split()
+)
+
+# LaTeX for indexing without the full converter: Greek letters keep their names, other commands go.
+_LATEX_ACCENT = re.compile(r"\\[\"'`^~=.]\{?([A-Za-z])\}?")
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_VAR_GREEK = {"varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi", "varrho": "rho", "varpi": "pi"}
+
+
+def _command(match: re.Match[str]) -> str:
+    name = match.group(1).lower()
+    name = _VAR_GREEK.get(name, name)
+    return f" {name} " if name in GREEK_WORDS else " "
+
+
+def fold(text: str) -> str:
+    """Casefold, strip accents, spell Greek letters out (ε -> epsilon)."""
+    text = text.casefold()
+    if text.isascii():
+        return text
+    text = _COMBINING.sub("", unicodedata.normalize("NFKD", text))
+    return text.translate(_GREEK_TABLE)
+
+
+def index_form(text: str) -> str:
+    """A cheap stand-in for `Paper.plain` that yields the same words: LaTeX commands reduced, hyphens repaired."""
+    if "\\" in text:
+        text = _LATEX_COMMAND.sub(_command, _LATEX_ACCENT.sub(r"\1", text))
+    return fold(repair_hyphens(text))
+
+
+def stem(word: str) -> str:
+    """A light plural stemmer: networks -> network, studies -> study, classes -> classe."""
+    if len(word) < 4 or word[-1] != "s" or not word[-2].isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4 and word[-4] not in "ae":
+        return word[:-3] + "y"
+    if word.endswith(("ss", "us", "is", "ias")):
+        return word
+    return word[:-1]
+
+
+def words(text: str) -> list[str]:
+    """Folded words of already folded text, in order."""
+    return WORD.findall(text)
+
+
+def split_words(folded: str) -> list[str]:
+    """Words of folded text (the fast path for ASCII text)."""
+    if folded.isascii():
+        return folded.translate(_ASCII_SPACES).split()
+    return WORD.findall(folded)
+
+
+def terms(text: str) -> list[str]:
+    """Index terms of raw text: folded, stemmed, no stopwords."""
+    return [stem(w) for w in WORD.findall(fold(text)) if w not in STOPWORDS]
+
+
+def word_spans(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, folded word) for each word of display text; Greek letters are words of their own."""
+    for match in WORD.finditer(text):
+        token = match.group(0)
+        if token.isascii():
+            yield match.start(), match.end(), token.casefold()
+        elif not _GREEK_CHAR.search(token):
+            yield match.start(), match.end(), "".join(WORD.findall(fold(token)))
+        else:
+            for part in _GREEK_SPLIT.finditer(token):
+                yield match.start() + part.start(), match.start() + part.end(), fold(part.group(0)).strip()
+
+
+def phrase_pattern(words: Sequence[str]) -> re.Pattern[str]:
+    """A regex finding folded words in a row in folded text, each word also in its plural form."""
+    parts = [re.escape(stem(word)) + ("(?:e?s)?" if word.isalpha() else "") for word in words]
+    return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(parts) + r"(?![^\W_])")
