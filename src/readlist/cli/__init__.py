@@ -10,6 +10,7 @@ from .. import __version__
 from . import annotate, progress
 from .context import Context, fail
 from .papers import list_command, show_command
+from .search import search_command
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,6 +58,7 @@ cli.add_command(progress.stats_command)
 cli.add_command(progress.export_command)
 cli.add_command(progress.related_command)
 cli.add_command(progress.merge_command)
+cli.add_command(search_command)
 
 
 def main() -> None:

@@ -1,0 +1,66 @@
+"""`readlist search`: ranked, typo-tolerant search from the command line."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..core.text import strip_control
+from .context import Context, fail
+
+
+def _annotations(ctx: Context) -> dict:
+    """The user's annotations, when there is a database (searching never creates one)."""
+    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
+        return {}
+    return ctx.store.all()
+
+
+@click.command("search", context_settings={"ignore_unknown_options": True})
+@click.argument("query", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("--limit", "-n", type=click.IntRange(min=0), default=20, show_default=True, help="Results (0: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array, best first.")
+@click.pass_obj
+def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Rank the papers for QUERY: words (typos tolerated), "phrases", -word, title:, note:, tag:, id:, is:.
+
+    Words after the command are joined, so `readlist search graph -image` needs no quoting.
+    Exit status 1 when nothing matches.
+    """
+    from ..core.index_cache import load_or_build
+
+    text = " ".join(query)
+    papers = ctx.paper_list.papers
+    annotations = _annotations(ctx)
+    result = load_or_build(papers).search(text, annotations, limit or None)
+    if result.error:
+        fail(f"search: {result.error}")
+    if result.missing:
+        orphans = sorted(pid for pid in annotations if pid not in ctx.paper_list.by_id)
+        for pid in orphans:
+            click.echo(pid)
+        raise SystemExit(0 if orphans else 1)
+    if as_json:
+        rows = [
+            {
+                "index": papers[pos].index,
+                "id": papers[pos].id,
+                "title": papers[pos].title,
+                "score": score,
+                "full_match": n < result.full_matches,
+                "matched": result.matched_terms(pos),
+            }
+            for n, (pos, score) in enumerate(zip(result.positions, result.scores, strict=True))
+        ]
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+    else:
+        width = len(str(len(result.positions)))
+        index_width = len(str(len(papers)))
+        for n, pos in enumerate(result.positions):
+            if n == result.full_matches:
+                click.echo("-- below: papers missing some word --")
+            paper = papers[pos]
+            click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {strip_control(paper.title)}")
+    if not result.positions:
+        raise SystemExit(1)
