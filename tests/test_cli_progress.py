@@ -168,3 +168,12 @@ def test_merge_of_a_missing_or_broken_file_fails_in_one_line(env, tmp_path):
     result = run("merge", str(broken))
     assert result.exit_code == 2 and "not a usable readlist database" in result.output
     assert not db.exists()
+
+
+def test_merging_a_database_into_itself_is_refused(env):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    before = db.read_bytes()
+    result = run("merge", str(db))
+    assert result.exit_code == 2 and "itself" in result.output
+    assert db.read_bytes() == before

@@ -113,6 +113,20 @@ def test_events_are_united_without_duplicates_and_new_papers_arrive():
     assert any(c.paper == "ffffeeeedddd" and c.field == "paper" for c in result.report.changes)
 
 
+def test_an_annotation_re_attached_on_one_side_is_merged_under_its_new_id():
+    laptop, desk = base(), base()
+    new_id = "abcdefabcdef"
+    moved = replace(desk.annotations.pop(P), id=new_id)
+    desk.annotations[new_id] = moved
+    desk.events.append(Event(at(5), new_id, "reattach", before={"id": P}, after={"id": new_id}))
+    laptop.edit(P, 10, status="read")
+    result = run(laptop, desk)
+    assert P not in result.annotations
+    assert result.annotations[new_id].status == "read" and result.annotations[new_id].note == "first thoughts"
+    assert any(c.field == "id" and c.before == P for c in result.report.changes)
+    assert run(desk, laptop).annotations == result.annotations
+
+
 def test_merging_identical_copies_changes_nothing():
     result = run(base(), base())
     assert result.annotations == base().annotations

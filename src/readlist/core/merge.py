@@ -41,6 +41,8 @@ class Change:
             return "note: " + ("edited on both sides, both texts kept" if NOTE_SEPARATOR in self.after else "replaced")
         if self.field == "paper":
             return "new paper annotation"
+        if self.field == "id":
+            return f"re-attached from {self.before} (the paper's text changed)"
         return f"{self.field}: {_show(self.before)} → {_show(self.after)}"
 
 
@@ -93,12 +95,40 @@ def _event_key(event: Event) -> str:
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def _field_times(events: Iterable[Event]) -> dict[str, dict[str, datetime]]:
+def _renames(events: Iterable[Event]) -> dict[str, str]:
+    """Old paper id -> current id, following logged re-attachments (a paper whose text changed)."""
+    step: dict[str, str] = {}
+    for event in events:
+        old, new = event.before.get("id"), event.after.get("id")
+        if event.action == "reattach" and isinstance(old, str) and isinstance(new, str) and old != new:
+            step[old] = new
+    out: dict[str, str] = {}
+    for old, new in step.items():
+        seen = {old}
+        while new in step and new not in seen:
+            seen.add(new)
+            new = step[new]
+        out[old] = new
+    return out
+
+
+def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -> dict[str, Annotation]:
+    """Annotations keyed by current paper id; one whose new id this side already has stays put."""
+    out: dict[str, Annotation] = {}
+    for pid, note in annotations.items():
+        new = renames.get(pid, pid)
+        if new != pid and (new in annotations or new in out):
+            new = pid
+        out[new] = note if new == pid else replace(note, id=new)
+    return out
+
+
+def _field_times(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, dict[str, datetime]]:
     """paper -> field -> latest logged change (the key "" holds the paper's latest event of any kind)."""
     times: dict[str, dict[str, datetime]] = defaultdict(dict)
     for event in events:
         moment = _moment(event.time)
-        per_paper = times[event.paper]
+        per_paper = times[renames.get(event.paper, event.paper)]
         for name in (*event.after.keys(), ""):
             if name not in per_paper or per_paper[name] < moment:
                 per_paper[name] = moment
@@ -126,16 +156,17 @@ def note_parts(note: str) -> list[str]:
     return [part for part in note.split(NOTE_SEPARATOR) if part.strip()]
 
 
-def _replaced_notes(events: Iterable[Event]) -> dict[str, dict[str, datetime]]:
+def _replaced_notes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, dict[str, datetime]]:
     """paper -> note text (or a conflict part of one) -> when a logged change last replaced it."""
     out: dict[str, dict[str, datetime]] = defaultdict(dict)
     for event in events:
         before, after = event.before.get("note"), event.after.get("note")
         if isinstance(before, str) and before != after:
             moment = _moment(event.time)
+            per_paper = out[renames.get(event.paper, event.paper)]
             for text in {before, *note_parts(before)}:
-                if out[event.paper].get(text, _OLDEST) < moment:
-                    out[event.paper][text] = moment
+                if per_paper.get(text, _OLDEST) < moment:
+                    per_paper[text] = moment
     return out
 
 
@@ -200,15 +231,18 @@ def merge(
 ) -> MergeResult:
     """Merge `other` into `local`; the report lists what changes in `local`."""
     local_events, other_events = list(local_events), list(other_events)
-    times_local, times_other = _field_times(local_events), _field_times(other_events)
     united: dict[str, Event] = {}
     for event in [*local_events, *other_events]:
         united.setdefault(_event_key(event), event)
     # Oldest first; events of the same instant keep their order (this side's first): undo relies on it.
     events = tuple(sorted(united.values(), key=lambda e: _moment(e.time)))
-    replaced = _replaced_notes(events)
+    renames = _renames(events)
+    originals = local
+    local, other = _follow(local, renames), _follow(other, renames)
+    times_local, times_other = _field_times(local_events, renames), _field_times(other_events, renames)
+    replaced = _replaced_notes(events, renames)
     merged: dict[str, Annotation] = {}
-    changes: list[Change] = []
+    changes = [Change(new, "id", old, new) for old, new in renames.items() if old in originals and new not in originals]
     conflicts: list[str] = []
     for paper in sorted(set(local) | set(other)):
         mine, theirs = local.get(paper), other.get(paper)
