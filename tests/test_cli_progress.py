@@ -105,6 +105,15 @@ def test_export_to_file_never_overwrites_without_force(env, tmp_path):
     assert json.loads(target.read_text())["papers"][0]["id"] == papers[0].id
 
 
+def test_export_query_in_the_search_language(env):
+    papers, db, run = env
+    Store(db).update(papers[4], tags=["rl"])
+    result = run("export", "--format", "json", "--query", "tag:rl")
+    assert [p["id"] for p in json.loads(result.output)["papers"]] == [papers[4].id]
+    bad = run("export", "--query", '"unclosed')
+    assert bad.exit_code == 2 and bad.output.count("\n") == 1 and "--query" in bad.output
+
+
 def test_export_rejects_all_with_query(env):
     _, _, run = env
     result = run("export", "--all", "--query", "x")

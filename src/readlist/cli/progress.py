@@ -11,6 +11,7 @@ from filelock import Timeout
 from ..core.export import FORMATS, ExportExistsError, export, select, write_atomic
 from ..core.merge_db import MergeError, merge_database
 from ..core.related import RelatedIndex
+from ..core.search import QueryError
 from ..core.stats import Stats, compute_stats, progress_bar
 from ..core.text import strip_control
 from .context import Context, fail
@@ -69,7 +70,7 @@ def stats_command(ctx: Context, as_json: bool) -> None:
 
 @click.command("export")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Output format.")
-@click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q.")
+@click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
 @click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None, help="Write to FILE.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
@@ -85,7 +86,15 @@ def export_command(
         fail("--all and --query exclude each other")
     papers = ctx.paper_list.papers
     annotations = ctx.store.all()
-    chosen = select(papers, annotations, query, everything=everything)
+    index = None
+    if query and query.strip() and not everything:
+        from ..core.index_cache import load_or_build
+
+        index = load_or_build(papers)
+    try:
+        chosen = select(papers, annotations, query, everything=everything, index=index)
+    except QueryError as exc:
+        fail(f"--query: {exc}")
     text = export(chosen, annotations, fmt)
     if output is None:
         click.echo(text, nl=False)

@@ -8,12 +8,13 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from .paper import Paper
-from .text import fold, strip_control
+from .search import QueryError, SearchIndex
+from .text import strip_control
 
 FORMATS = ("md", "json", "csv", "bibtex")
 CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
@@ -30,16 +31,19 @@ def is_annotated(note: Any) -> bool:
     return note is not None and (bool(note.starred) or bool(note.note.strip()) or bool(note.tags))
 
 
-def substring_match(papers: Sequence[Paper], annotations: Mapping[str, Any], query: str) -> list[int]:
-    """Positions of papers whose title, abstract, note or tags contain `query` (case- and accent-insensitive)."""
-    needle = fold(query.strip())
-    out = []
-    for position, paper in enumerate(papers):
-        note = annotations.get(paper.id)
-        extra = f" {note.note} {' '.join(note.tags)} {note.title or ''}" if note is not None else ""
-        if needle in fold(f"{paper.title} {paper.plain}{extra}"):
-            out.append(position)
-    return out
+def search_positions(
+    papers: Sequence[Paper], annotations: Mapping[str, Any], query: str, index: SearchIndex | None = None
+) -> list[int]:
+    """Positions of the papers matching `query` (the search language: words, "phrases", tag:, note:, ...).
+
+    Raises QueryError for a query that does not parse.
+    """
+    if index is None:
+        index = SearchIndex.build(papers)
+    result = index.search(query, annotations)
+    if result.error:
+        raise QueryError(result.error)
+    return list(result.positions)
 
 
 def select(
@@ -48,13 +52,16 @@ def select(
     query: str | None = None,
     *,
     everything: bool = False,
-    matcher: Callable[[Sequence[Paper], Mapping[str, Any], str], list[int]] = substring_match,
+    index: SearchIndex | None = None,
 ) -> list[Paper]:
-    """The papers to export, in list order: all, those matching `query`, or (default) the annotated ones."""
+    """The papers to export, in list order: all, those matching `query`, or (default) the annotated ones.
+
+    `index` is the search index of `papers` when the caller has one (built otherwise).
+    """
     if everything:
         return list(papers)
     if query is not None and query.strip():
-        return [papers[position] for position in sorted(matcher(papers, annotations, query))]
+        return [papers[position] for position in sorted(search_positions(papers, annotations, query, index))]
     return [paper for paper in papers if is_annotated(annotations.get(paper.id))]
 
 
