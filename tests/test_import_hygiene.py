@@ -18,6 +18,13 @@ CORE_MODULES = [
     "readlist.core.related",
     "readlist.core.merge",
     "readlist.core.merge_db",
+    "readlist.core.tokens",
+    "readlist.core.query",
+    "readlist.core.matching",
+    "readlist.core.postings",
+    "readlist.core.search",
+    "readlist.core.search_eval",
+    "readlist.core.index_cache",
 ]
 
 

@@ -56,12 +56,12 @@ class IndexData:
         return len(self.lengths)
 
 
-def title_source(paper: Paper, form: str) -> str:
-    """The text whose words count as title words; `form` is the paper's folded index form."""
+def title_source(paper: Paper) -> str:
+    """The folded text whose words count as title words: the file's title, else the first sentence."""
     if paper.file_title:
         return index_form(paper.file_title)
-    head = _SENTENCE.split(form[: TITLE_CHARS * 3], maxsplit=1)[0]
-    return head[:TITLE_CHARS]
+    head = _SENTENCE.split(paper.text[: TITLE_CHARS * 3], maxsplit=1)[0]
+    return index_form(head[:TITLE_CHARS])
 
 
 def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]] | None) -> Postings:
@@ -122,7 +122,7 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
         deque(map(append, map(body_docs.__getitem__, counts), repeat(doc)), maxlen=0)
         deque(map(append, map(body_tfs.__getitem__, counts), counts.values()), maxlen=0)
         seen: set[int] = set()
-        for word in split_words(title_source(paper, form)):
+        for word in split_words(title_source(paper)):
             if word in STOPWORDS:
                 continue
             tid = term_of.get(word)

@@ -152,7 +152,7 @@ class SearchIndex:
         for doc in pool or ():
             paper = self.papers[doc]
             form = index_form(paper.text)
-            if pattern.search(title_source(paper, form)) or (not title_only and pattern.search(form)):
+            if pattern.search(title_source(paper)) or (not title_only and pattern.search(form)):
                 out.add(doc)
         return out
 

@@ -1,0 +1,65 @@
+"""The query language: what each form parses to, and the messages for bad queries."""
+
+import pytest
+
+from readlist.core.query import QueryError, Term, parse
+
+
+def test_words_phrases_and_fields():
+    q = parse('graph "exact phrase" -noise title:survey note:todo tag:ml id:ab12 is:starred')
+    assert q.terms == (
+        Term("word", "graph"),
+        Term("phrase", "exact phrase", quoted=True),
+        Term("word", "noise", negated=True),
+        Term("title", "survey"),
+        Term("note", "todo"),
+        Term("tag", "ml"),
+        Term("id", "ab12"),
+        Term("is", "starred"),
+    )
+
+
+def test_last_word_is_a_prefix_only_while_typing():
+    assert parse("graph neu").terms[-1].prefix
+    assert not parse("graph neu ").terms[-1].prefix
+    assert not parse('"graph neu"').terms[-1].prefix
+
+
+def test_negated_phrase_and_field():
+    q = parse('-"large language" -tag:old -is:read')
+    assert q.terms == (
+        Term("phrase", "large language", negated=True, quoted=True),
+        Term("tag", "old", negated=True),
+        Term("is", "read", negated=True),
+    )
+
+
+def test_fields_ignore_case_and_title_takes_a_phrase():
+    assert parse('TITLE:"graph nets"').terms == (Term("title", "graph nets", quoted=True),)
+
+
+@pytest.mark.parametrize("text", ['"open', 'graph "neural net', 'title:"x'])
+def test_unclosed_quote(text):
+    with pytest.raises(QueryError, match="unclosed quote"):
+        parse(text)
+
+
+def test_unknown_is_value_names_the_choices():
+    with pytest.raises(QueryError) as info:
+        parse("is:foo graph")
+    assert str(info.value) == "unknown is:foo (try starred, unread, reading, read, noted, missing)"
+
+
+def test_is_value_being_typed_is_not_an_error_yet():
+    assert parse("graph is:sta").terms == (Term("word", "graph"),)
+    with pytest.raises(QueryError):
+        parse("is:sta graph")
+
+
+def test_latex_in_the_query_becomes_unicode():
+    assert parse(r"$\epsilon$-greedy").terms[0].value == "ε-greedy"
+
+
+def test_blank_and_empty_parts():
+    assert parse("   ").blank
+    assert parse('"" title: -').terms == (Term("word", "-", prefix=True),)

@@ -1,0 +1,191 @@
+"""Search behaviour on small hand-made lists: matching, typos, prefixes, accents, LaTeX, ranking, filters."""
+
+from dataclasses import dataclass
+
+import pytest
+
+from readlist.core.paper import Paper
+from readlist.core.search import SearchIndex
+from readlist.core.text import paper_id
+
+ABSTRACTS = [
+    "Graph neural networks learn node representations. We study message passing on large graphs.",  # 0
+    "We train a transformer for machine translation. Attention is all the model needs here.",  # 1
+    "An ε-greedy exploration strategy for bandits. Regret bounds follow from concentration.",  # 2
+    r"We analyse $\epsilon$-greedy policies in reinforcement learning with function approximation.",  # 3
+    "Café recommendations with naïve Bayes. A study of coffee shops and user reviews.",  # 4
+    "Diffusion models generate images. Score matching trains the denoiser on image data.",  # 5
+    "Diffusion models for protein design. We generate backbones without any pictures at all.",  # 6
+    "Message passing appears in the appendix only; the paper is about convex optimisation.",  # 7
+]
+
+
+def make(texts):
+    return [Paper(id=paper_id(t), index=n + 1, text=t) for n, t in enumerate(texts)]
+
+
+@pytest.fixture(scope="module")
+def papers():
+    return make(ABSTRACTS)
+
+
+@pytest.fixture(scope="module")
+def index(papers):
+    return SearchIndex.build(papers)
+
+
+def found(index, query, **kw):
+    return list(index.search(query, **kw).positions)
+
+
+def full(index, query, **kw):
+    result = index.search(query, **kw)
+    return list(result.positions[: result.full_matches])
+
+
+@dataclass
+class Note:
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple = ()
+    note: str = ""
+
+
+def test_every_word_must_match(index):
+    assert full(index, "message passing graphs") == [0]
+    assert full(index, "diffusion protein") == [6]
+
+
+def test_blank_query_lists_everything_in_file_order(index, papers):
+    result = index.search("  ")
+    assert list(result.positions) == list(range(len(papers)))
+    assert result.full_matches == len(papers) and result.error is None
+
+
+@pytest.mark.parametrize("typo", ["trnasformer", "transfomer", "transformerr", "tranzformer"])
+def test_one_typo_in_a_long_word(index, typo):
+    assert full(index, typo + " ") == [1]
+
+
+def test_two_typos_only_from_eight_letters(index):
+    assert full(index, "trnasfomer ") == [1]  # 11 letters, two typos
+    assert full(index, "dfifusion ") == [5, 6]  # 9 letters: a swap and a wrong letter
+    assert full(index, "nod ") == []  # 3 letters: no typo allowed ("node" is not "nod")
+
+
+def test_last_word_is_a_prefix_while_typing(index):
+    assert full(index, "diffusion prot") == [6]
+    assert full(index, "diffusion prot ") == []
+
+
+def test_accents_and_case_are_ignored(index):
+    assert full(index, "CAFE naive") == [4]
+    assert full(index, "café NAÏVE") == [4]
+
+
+@pytest.mark.parametrize("query", ["epsilon greedy", "ε-greedy", r"$\epsilon$-greedy", r"$\varepsilon$ greedy"])
+def test_latex_unicode_and_names_find_the_same_papers(index, query):
+    assert sorted(full(index, query)) == [2, 3]
+
+
+def test_exact_phrase(index):
+    assert sorted(full(index, '"message passing"')) == [0, 7]
+    assert full(index, '"passing message"') == []
+
+
+def test_excluded_word_and_phrase(index):
+    assert full(index, "diffusion -images") == [6]
+    assert full(index, 'diffusion -"protein design"') == [5]
+
+
+def test_title_field_uses_the_title_only(index):
+    # Without title lines in the file, a paper's title words are those of its first sentence.
+    assert full(index, "title:graph") == [0]
+    assert full(index, "title:regret") == []
+    assert full(index, "regret") == [2]
+    assert full(index, 'title:"message passing"') == [7]
+
+
+def test_id_prefix(index, papers):
+    assert full(index, f"id:{papers[3].id[:6]}") == [3]
+
+
+def test_annotation_filters_and_free_words_search_notes_and_tags(index, papers):
+    notes = {
+        papers[1].id: Note(starred=True, status="reading", tags=("nlp",)),
+        papers[5].id: Note(status="read", note="compare with score distillation"),
+        papers[6].id: Note(tags=("biology", "to-read")),
+    }
+    assert full(index, "is:starred", annotations=notes) == [1]
+    assert full(index, "is:reading", annotations=notes) == [1]
+    assert full(index, "is:read", annotations=notes) == [5]
+    assert full(index, "is:noted", annotations=notes) == [5]
+    assert full(index, "is:unread diffusion", annotations=notes) == [6]
+    assert full(index, "-is:unread", annotations=notes) == [1, 5]
+    assert full(index, "tag:biology", annotations=notes) == [6]
+    assert full(index, "note:distillation", annotations=notes) == [5]
+    assert full(index, "distillation", annotations=notes) == [5]  # free words search notes
+    assert full(index, "biology", annotations=notes) == [6]  # and tags
+    assert index.search("is:missing", annotations=notes).missing
+
+
+def test_errors_come_back_in_the_result(index):
+    result = index.search('graph "neural')
+    assert result.error == "unclosed quote" and not result.positions
+    assert "unknown is:nope" in index.search("is:nope graph").error
+
+
+def test_title_hits_rank_above_abstract_hits():
+    papers = make(
+        [
+            "We evaluate many methods on benchmarks. Our main tool is a sparse autoencoder for features.",
+            "Sparse autoencoders explain features. We evaluate them on many benchmarks.",
+        ]
+    )
+    assert found(SearchIndex.build(papers), "autoencoder ") == [1, 0]
+
+
+def test_exact_ranks_above_fuzzy():
+    papers = make(["A study of the modal logic of games.", "A study of the model logic of games."])
+    assert found(SearchIndex.build(papers), "model logic ") == [1, 0]
+
+
+def test_rarer_words_weigh_more():
+    common = [f"Learning systems number {n}. Learning again." for n in range(8)]
+    papers = make([*common, "Learning with quantum circuits.", "Quantum learning on circuits twice, quantum."])
+    index = SearchIndex.build(papers)
+    result = index.search("learning quantum ")
+    assert list(result.positions[:2]) == [9, 8] and result.full_matches == 2
+
+
+def test_ties_keep_file_order():
+    papers = make([f"Identical wording about kernels, copy {n}." for n in range(5)])
+    assert found(SearchIndex.build(papers), "kernels ") == [0, 1, 2, 3, 4]
+
+
+def test_papers_missing_a_word_follow_the_full_matches(index):
+    result = index.search("diffusion protein graph ")
+    assert result.full_matches == 0
+    assert list(result.positions[:1]) == [6]
+
+
+def test_limit(index):
+    result = index.search("diffusion ", limit=1)
+    assert list(result.positions) == [5] and result.full_matches == 1
+
+
+def test_spans_cover_words_prefixes_typos_and_phrases(index, papers):
+    result = index.search('"message passing" grahps node')
+    text = papers[0].plain
+    marked = [text[a:b] for a, b in result.spans(text)]
+    assert marked == ["Graph", "node", "message passing", "graphs"]
+    prefix = index.search("diffusion gen")
+    text = papers[6].plain
+    assert [text[a:b] for a, b in prefix.spans(text)] == ["Diffusion", "generate"]
+    latex = index.search("epsilon")
+    assert [papers[2].plain[a:b] for a, b in latex.spans(papers[2].plain)] == ["ε"]
+
+
+def test_matched_terms(index):
+    result = index.search("grahp nodes")
+    assert set(result.matched_terms(result.positions[0])) == {"graph", "node", "graphs"}

@@ -1,0 +1,66 @@
+"""`readlist search` and the on-disk index cache."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from readlist.cli import cli
+from readlist.core import index_cache
+from readlist.core.reader import read_papers
+
+TEXT = (
+    "Graph neural networks learn node representations.\n\n"
+    "Diffusion models generate images from noise.\n\n"
+    "Diffusion models for protein design.\n"
+)
+
+
+@pytest.fixture
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    papers = tmp_path / "papers.txt"
+    papers.write_text(TEXT, encoding="utf-8")
+    return ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+
+
+def test_ranked_lines(env):
+    result = CliRunner().invoke(cli, [*env, "search", "difusion", "protein"])
+    assert result.exit_code == 0, result.output
+    first = result.output.splitlines()[0].split()
+    assert first[:2] == ["1", "3"]
+
+
+def test_json_has_scores_and_matched_terms(env):
+    result = CliRunner().invoke(cli, [*env, "search", "diffusion", "-images", "--json"])
+    rows = json.loads(result.output)
+    assert [row["index"] for row in rows] == [3]
+    assert set(rows[0]) >= {"index", "id", "title", "score", "matched"}
+    assert rows[0]["matched"] == ["diffusion"]
+
+
+def test_bad_query_is_one_line_and_exit_2(env):
+    result = CliRunner().invoke(cli, [*env, "search", '"open'])
+    assert result.exit_code == 2
+    assert "unclosed quote" in result.output
+
+
+def test_no_match_exits_1(env):
+    assert CliRunner().invoke(cli, [*env, "search", "zebra"]).exit_code == 1
+
+
+def test_cache_round_trip_and_damage(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    papers = read_papers(path).papers
+    built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    files = list((tmp_path / "c").glob("*.idx"))
+    assert len(files) == 1
+    loaded = index_cache.load(files[0], index_cache.content_key(papers))
+    assert loaded is not None and loaded.terms == built.data.terms
+    assert list(loaded.body.docs) == list(built.data.body.docs)
+    files[0].write_bytes(files[0].read_bytes()[:-7])  # truncated
+    assert index_cache.load(files[0], index_cache.content_key(papers)) is None
+    again = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    assert list(again.search("protein").positions) == [2]
+    assert index_cache.load(files[0], "other key") is None
