@@ -55,7 +55,14 @@ ACTIONS: tuple[Action, ...] = (
     Action("slash", "focus_search", "Search", "Focus the search bar", "Move"),
     Action("enter", "open_detail", "Detail", "Show the detail pane (narrow layout) or focus it", "Move", show=False),
     Action("N", "next_unread", "Next unread", "Jump to the next unread paper in the view", "Move", show=False),
-    Action("f", "cycle_filter", "Filter", "Cycle the quick filter: all / unread / reading / read / starred", "View"),
+    Action(
+        "f",
+        "cycle_filter",
+        "Filter",
+        "Cycle the quick filter: all / unread / reading / read / starred",
+        "View",
+        show=False,
+    ),
     Action("p", "progress", "Progress", "Show reading progress", "View", show=False),
     # Annotating
     Action("s", "toggle_star", "Star", "Star or unstar the paper", "Annotate"),
@@ -66,7 +73,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("space", "read_and_next", "Read+next", "Mark the paper read and move to the next", "Annotate", show=False),
     Action("n", "edit_note", "Note", "Edit the note (ctrl+s saves)", "Annotate"),
     Action("e", "external_note", "Note in $EDITOR", "Edit the note in $EDITOR", "Annotate", show=False),
-    Action("t", "edit_tags", "Tags", "Edit the tags", "Annotate"),
+    Action("t", "edit_tags", "Tags", "Edit the tags", "Annotate", show=False),
     Action("u", "undo", "Undo", "Undo the last change", "Annotate", show=False),
     Action("R", "mark_view_read", "All read", "Mark every paper in the view read (asks first)", "Annotate", show=False),
     # Elsewhere

@@ -56,13 +56,18 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
         self.apply_layout(self.size.width)
         self.set_reactive(MainScreen.quick_filter, self._initial_filter)
         self.refresh_view()
-        self.build_index()
+        self.call_after_refresh(self.build_index)  # after the first paint, which it would slow down
 
     def on_resize(self, event) -> None:
         self.apply_layout(event.size.width)
 
     def apply_layout(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
+        footer = self.query_one(Footer)
+        footer.compact = width < NARROW
+        footer.show_command_palette = width >= NARROW
+        self.query_one(SearchBar).set_width_hint(width)
+        self.refresh_header()
 
     # -- data shown ---------------------------------------------------------------------------
     def look(self, paper) -> RowLook:

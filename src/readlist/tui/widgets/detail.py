@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import OptionList, Static
@@ -24,6 +25,8 @@ class RelatedList(OptionList):
 
 class DetailPane(VerticalScroll, can_focus=True):
     """Scrolls on its own; shows nothing but a hint when no paper is highlighted."""
+
+    BINDINGS = [Binding("escape", "screen.close_detail", "List")]
 
     class Jump(Message):
         def __init__(self, position: int) -> None:
@@ -51,6 +54,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             title.update(Text(empty_hint))
             for widget in (meta, abstract, links, note_widget):
                 widget.update("")
+            links.display = False
             self.show_related([], [])
             return
         title.update(safe_text(look.title or paper.title, "bold"))
@@ -73,8 +77,7 @@ class DetailPane(VerticalScroll, can_focus=True):
             for url in paper.urls:
                 link_text.append("  " + safe(url) + "\n", "underline")
             links.update(link_text.rstrip() or link_text)
-        else:
-            links.update("")
+        links.display = bool(paper.urls)
         if note.strip():
             note_text = Text("Note\n", "bold")
             note_text.append(safe_text_block(note))

@@ -17,8 +17,14 @@ class SearchBar(Input):
     class Leave(Message):
         """Focus should go to the results."""
 
+    LONG_HINT = 'Search: words, "phrase", -exclude, title:, tag:, is:starred …  (/)'
+    SHORT_HINT = "Search (/) — ? lists the query forms"
+
     def __init__(self, **kwargs) -> None:
-        super().__init__(placeholder='Search: words, "phrase", -exclude, title:, tag:, is:starred …  (/)', **kwargs)
+        super().__init__(placeholder=self.LONG_HINT, **kwargs)
+
+    def set_width_hint(self, width: int) -> None:
+        self.placeholder = self.LONG_HINT if width >= len(self.LONG_HINT) + 8 else self.SHORT_HINT
 
     def on_mount(self) -> None:
         self.cursor_blink = getattr(self.app, "cursor_blink", True)

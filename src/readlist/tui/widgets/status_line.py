@@ -22,11 +22,15 @@ class StatusLine(Static):
     def show(
         self, name: str, counts: Counts, quick_filter: str, query: str, matches: int | None, note: str = ""
     ) -> None:
+        width = self.app.size.width - 2
+        full = f"{counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred"
+        short = f"{counts.total} papers · {counts.read}● {counts.reading}◐ {counts.starred}★"
+        shown = full if len(full) + 12 <= width else short
+        title = Text(safe(name), style="bold")
+        title.truncate(max(width - len(shown) - 2, 6), overflow="ellipsis")
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(safe(name), "bold")
-        text.append(
-            f"  {counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred"
-        )
+        text.append_text(title)
+        text.append(f"  {shown}")
         if quick_filter != "all":
             text.append(f"  filter: {quick_filter}", "bold")
         if query.strip():
