@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import reduce
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from .matching import EXACT, WordMatcher, matchers
@@ -170,9 +172,7 @@ class Evaluation:
         full -= self.excluded
         partial: set[int] = set()
         if len(self.word_sets) >= 2:
-            for skip in range(len(self.word_sets)):
-                others = sorted((s for n, s in enumerate(self.word_sets) if n != skip), key=len)
-                partial |= reduce(set.intersection, others[1:], set(others[0]))
+            partial = set().union(*self.word_sets)
             for docs in self.required:
                 partial &= docs
             partial -= self.excluded
@@ -188,6 +188,9 @@ class Evaluation:
         first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
         rest = sorted(partial)
         rest.sort(key=best.__getitem__, reverse=True)
+        if len(self.word_sets) > 2:  # papers missing fewer words come first
+            hits = Counter(chain.from_iterable(self.word_sets))
+            rest.sort(key=hits.__getitem__, reverse=True)
         positions = first + rest
         return positions, [round(best[pos], 6) for pos in positions], len(first)
 
