@@ -40,7 +40,12 @@ class Change:
         if self.field == "note":
             return "note: " + ("edited on both sides, both texts kept" if NOTE_SEPARATOR in self.after else "replaced")
         if self.field == "paper":
-            return "new paper annotation"
+            note = self.after
+            parts = ["starred"] if note.starred else []
+            parts += [note.status] if note.status != "unread" else []
+            parts += [f"tags {_show(note.tags)}"] if note.tags else []
+            parts += ["a note"] if note.note.strip() else []
+            return "new here: " + (", ".join(parts) or "no marks")
         if self.field == "id":
             return f"re-attached from {self.before} (the paper's text changed)"
         return f"{self.field}: {_show(self.before)} → {_show(self.after)}"
@@ -76,6 +81,8 @@ class MergeResult:
 def _show(value: Any) -> str:
     if isinstance(value, tuple | list):
         return "[" + ", ".join(value) + "]"
+    if isinstance(value, str) and value:
+        return value
     return json.dumps(value, ensure_ascii=False)
 
 
