@@ -37,7 +37,7 @@ from .changes import REATTACH, UNDO, Change, action_for, clean_changes, diff, is
 from .db_format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, decode, empty_data
 from .migrations import migrate
 from .paper import Paper, PaperList
-from .reattach import find_moved, match_key
+from .reattach import Matcher
 
 __all__ = ["STATUSES", "Annotation", "Event", "Store"]
 
@@ -393,16 +393,16 @@ class Store:
             change = Change()
             annotations = self.all()
             lost = [ann for pid, ann in annotations.items() if pid not in by_id and not ann.is_default]
-            candidates = (
-                {p.id: match_key(snippet_of(p.text)) for p in papers.papers if p.id not in annotations} if lost else {}
-            )
+            matcher = None
+            if lost:
+                matcher = Matcher({p.id: snippet_of(p.text) for p in papers.papers if p.id not in annotations})
             orphans = 0
             for ann in lost:
-                new = find_moved(ann.snippet, candidates)
+                new = matcher.find(ann.snippet)
                 if new is None:
                     orphans += 1
                     continue
-                del candidates[new]
+                matcher.claim(new)
                 change.renames.append((ann.id, new))
                 change.sets[new] = {"snippet": snippet_of(by_id[new].text)}
                 change.events.append(

@@ -1,0 +1,197 @@
+"""The annotation store's API: changes, persistence, the log, undo and file permissions."""
+
+from __future__ import annotations
+
+import json
+import stat
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from readlist.core.reader import parse_text
+from readlist.core.store import STATUSES, Annotation, Store
+
+ABSTRACTS = [
+    "We study sparse attention for long documents and show that a learned routing matches dense attention.",
+    "A new benchmark for table question answering reveals that retrieval errors dominate model failures.",
+    "Diffusion policies for robot grasping transfer from simulation when trained with randomised friction.",
+    "We prove convergence of a stochastic proximal method for composite objectives under weak assumptions.",
+]
+
+
+@pytest.fixture
+def papers():
+    return parse_text("\n\n".join(ABSTRACTS)).papers
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "readlist.json"
+
+
+class Clock:
+    def __init__(self):
+        self.time = datetime(2025, 7, 1, 12, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.time
+
+    def advance(self, **kwargs) -> None:
+        self.time += timedelta(**kwargs)
+
+
+def test_untouched_paper_has_default_annotation_and_no_file_is_created(db, papers):
+    store = Store(db)
+    ann = store.get(papers[0].id)
+    assert ann == Annotation(papers[0].id)
+    assert ann.is_default
+    assert store.all() == {}
+    assert not db.exists()
+
+
+def test_changes_persist_across_reopen(db, papers):
+    store = Store(db)
+    store.toggle_star(papers[0])
+    store.set_status(papers[1], "reading")
+    store.set_tags(papers[2], [" ml ", "ML", "", "robots", "ml"])
+    store.set_note(papers[3], "# Idea\n\nTry it on *graphs*.\n\n")
+    again = Store(db)
+    assert again.get(papers[0].id).starred
+    assert again.get(papers[1].id).status == "reading"
+    assert again.get(papers[2].id).tags == ("ml", "robots")
+    assert again.get(papers[3].id).note == "# Idea\n\nTry it on *graphs*."
+    assert set(again.all()) == {p.id for p in papers}
+    assert again.get(papers[0].id).snippet.startswith("We study sparse attention")
+
+
+def test_status_cycle_and_read_at(db, papers):
+    clock = Clock()
+    store = Store(db, now=clock)
+    seen = [store.cycle_status(papers[0]).status for _ in range(4)]
+    assert seen == ["reading", "read", "unread", "reading"]
+    clock.advance(minutes=5)
+    ann = store.set_status(papers[0], "read")
+    assert ann.read_at == "2025-07-01T12:05:00Z"
+    assert store.set_status(papers[0], "unread").read_at is None
+    with pytest.raises(ValueError):
+        store.set_status(papers[0], "done")
+    assert store.get(papers[0].id).status == "unread"
+
+
+def test_unchanged_values_log_nothing(db, papers):
+    store = Store(db)
+    store.set_status(papers[0], "reading")
+    store.set_status(papers[0], "reading")
+    store.update(papers[0], starred=False, note="")
+    assert len(store.events()) == 1
+
+
+def test_title_override_and_default(db, papers):
+    store = Store(db)
+    assert store.update(papers[0], title="  Sparse   routing ").title == "Sparse routing"
+    assert not store.get(papers[0].id).is_default
+    assert store.update(papers[0], title="").title is None
+    assert store.get(papers[0].id).is_default
+    with pytest.raises(TypeError):
+        store.update(papers[0], colour="red")
+
+
+def test_update_many_is_one_undoable_step(db, papers):
+    store = Store(db)
+    store.set_status(papers[0], "read")
+    store.toggle_star(papers[1])
+    assert store.update_many(papers, status="read") == 3
+    assert all(store.get(p.id).status == "read" for p in papers)
+    message = store.undo()
+    assert message == "undid status unread → read on 3 papers"
+    assert [store.get(p.id).status for p in papers] == ["read", "unread", "unread", "unread"]
+    assert store.get(papers[1].id).starred  # the earlier change is still there
+    assert store.update_many(papers, status="read") == 3
+    assert store.update_many(papers, status="read") == 0
+
+
+def test_undo_walks_back_repeatedly_and_persists(db, papers):
+    store = Store(db)
+    store.toggle_star(papers[0])
+    store.set_tags(papers[0], ["a", "b"])
+    store.set_note(papers[1], "first")
+    store.set_note(papers[1], "second")
+    assert store.undo() is not None
+    assert store.get(papers[1].id).note == "first"
+    store.undo()
+    store.undo()
+    assert Store(db).get(papers[0].id).tags == ()
+    assert store.get(papers[0].id).starred
+    store.undo()
+    assert not Store(db).get(papers[0].id).starred
+    assert store.undo() is None
+    actions = [event.action for event in store.events()]
+    assert actions[:4] == ["undo"] * 4
+    assert store.events(limit=2) == store.events()[:2]
+
+
+def test_undo_takes_the_newest_change_of_the_file_from_any_process(db, papers):
+    tui, cli = Store(db), Store(db)
+    tui.toggle_star(papers[0])
+    cli.set_tags(papers[1], ["later"])
+    assert "tags +later" in tui.undo()
+    assert tui.get(papers[1].id).tags == ()
+    assert tui.get(papers[0].id).starred
+
+
+def test_event_log_records_before_and_after(db, papers):
+    store = Store(db)
+    store.set_status(papers[0], "reading")
+    store.set_tags(papers[0], ["x"])
+    newest = store.events()[0]
+    assert (newest.paper, newest.action) == (papers[0].id, "tags")
+    assert (newest.before, newest.after) == ({"tags": []}, {"tags": ["x"]})
+    assert newest.group and newest.time.endswith("Z")
+    assert store.events()[1].after == {"status": "reading"}
+
+
+def test_tag_counts(db, papers):
+    store = Store(db)
+    store.set_tags(papers[0], ["ml", "theory"])
+    store.set_tags(papers[1], ["ml"])
+    assert store.tag_counts() == {"ml": 2, "theory": 1}
+
+
+def test_statuses_constant():
+    assert STATUSES == ("unread", "reading", "read")
+
+
+def test_file_and_backups_are_private_and_new_directory_is_0700(tmp_path, papers):
+    db = tmp_path / "new" / "dir" / "readlist.json"
+    clock = Clock()
+    store = Store(db, now=clock)
+    store.toggle_star(papers[0])
+    clock.advance(hours=2)
+    store.toggle_star(papers[1])
+    backups = list(db.parent.glob("readlist.json.bak-*"))
+    assert backups
+    for path in [db, *backups]:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(db.parent.stat().st_mode) == 0o700
+
+
+def test_file_is_tinydb_json_with_meta_annotations_and_events(db, papers):
+    from tinydb import TinyDB
+
+    Store(db).toggle_star(papers[0])
+    data = json.loads(db.read_text(encoding="utf-8"))
+    assert data["meta"]["1"]["schema_version"] == 2
+    with TinyDB(db) as tiny:
+        assert tiny.table("annotations").all()[0]["id"] == papers[0].id
+        assert tiny.table("events").all()[0]["action"] == "star"
+
+
+def test_file_always_matches_memory_after_many_changes(db, papers):
+    store = Store(db)
+    for n in range(30):
+        paper = papers[n % len(papers)]
+        store.update(paper, note=f"note {n}", tags=[f"t{n % 3}"], starred=n % 2 == 0)
+        if n % 7 == 0:
+            store.undo()
+    assert Store(db).all() == store.all()
+    assert Store(db).events() == store.events()

@@ -1,0 +1,104 @@
+"""A damaged database is never read as empty nor written over: it is moved aside and a backup restored."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from readlist.core.paper import Paper
+from readlist.core.store import Store
+
+GOOD = json.dumps(
+    {
+        "meta": {"1": {"schema_version": 2}},
+        "annotations": {"1": {"id": "aaaaaaaaaaaa", "starred": True, "status": "read", "tags": ["x"], "note": "n"}},
+        "events": {},
+    }
+).encode()
+
+DAMAGED = {
+    "empty": b"",
+    "whitespace": b"  \n\t \n",
+    "truncated": GOOD[: len(GOOD) // 2],
+    "trailing garbage": GOOD + b"\x00\x00garbage",
+    "not json": b"starred: yes\nnote: hello\n",
+    "not utf-8": b'{"meta": "\xff\xfe"}',
+    "wrong shape: a list": b"[1, 2, 3]",
+    "wrong shape: table not an object": b'{"meta": {"1": {"schema_version": 2}}, "annotations": [1]}',
+    "wrong shape: bad document": json.dumps(
+        {"meta": {"1": {"schema_version": 2}}, "annotations": {"1": {"id": 7, "starred": "yes"}}}
+    ).encode(),
+    "wrong shape: no meta": b'{"annotations": {"1": {"id": "aaaaaaaaaaaa"}}}',
+    "newer schema_version": json.dumps(
+        {"meta": {"1": {"schema_version": 99}}, "annotations": {}, "events": {}, "future": {}}
+    ).encode(),
+}
+
+
+def paper(n: int) -> Paper:
+    return Paper(id=f"{n:012x}", index=n, text=f"An abstract about topic number {n} with enough words to identify it.")
+
+
+def corrupt_files(db):
+    return sorted(db.parent.glob(db.name + ".corrupt-*"))
+
+
+@pytest.mark.parametrize("case", list(DAMAGED))
+def test_damaged_file_is_moved_aside_with_its_bytes_and_never_overwritten(tmp_path, case):
+    db = tmp_path / "readlist.json"
+    original = DAMAGED[case]
+    db.write_bytes(original)
+    store = Store(db)
+    assert len(store.notices) == 1
+    assert "damaged" in store.notices[0] and "\n" not in store.notices[0]
+    aside = corrupt_files(db)
+    assert len(aside) == 1 and aside[0].read_bytes() == original
+    assert aside[0].name in store.notices[0]
+    assert store.all() == {}
+    store.toggle_star(paper(1))  # writing afterwards leaves the damaged bytes alone
+    assert aside[0].read_bytes() == original
+    assert Store(db).get(paper(1).id).starred
+
+
+def test_newer_schema_notice_says_so(tmp_path):
+    db = tmp_path / "readlist.json"
+    db.write_bytes(DAMAGED["newer schema_version"])
+    store = Store(db)
+    assert "newer readlist (schema 99" in store.notices[0]
+
+
+def test_newest_good_backup_is_restored(tmp_path):
+    db = tmp_path / "readlist.json"
+    now = [datetime(2025, 7, 1, 9, 0, tzinfo=UTC)]
+    store = Store(db, now=lambda: now[0])
+    store.set_note(paper(1), "kept in the backup")
+    now[0] += timedelta(hours=2)
+    store.toggle_star(paper(2))  # backs up the file holding the note
+    db.write_bytes(b'{"meta": {"1": {"schema_ver')
+    reopened = Store(db, now=lambda: now[0])
+    assert "restored the backup readlist.json.bak-" in reopened.notices[0]
+    assert reopened.get(paper(1).id).note == "kept in the backup"
+    assert corrupt_files(db)[0].read_bytes() == b'{"meta": {"1": {"schema_ver'
+
+
+def test_damaged_backups_are_skipped(tmp_path):
+    db = tmp_path / "readlist.json"
+    db.with_name("readlist.json.bak-20250701T100000Z").write_bytes(GOOD)
+    db.with_name("readlist.json.bak-20250701T110000Z").write_bytes(b"{broken")
+    db.write_bytes(b"")
+    store = Store(db)
+    assert "bak-20250701T100000Z" in store.notices[0]
+    assert store.get("aaaaaaaaaaaa").note == "n"
+
+
+def test_damage_by_another_program_while_open_keeps_what_is_in_memory(tmp_path):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.set_note(paper(1), "precious")
+    db.write_bytes(b"garbage written by another program")
+    assert store.reload_if_changed()
+    assert "damaged by another program" in store.notices[-1]
+    assert corrupt_files(db)[0].read_bytes() == b"garbage written by another program"
+    assert Store(db).get(paper(1).id).note == "precious"

@@ -1,0 +1,70 @@
+"""Papers whose text changed in the paper file are found again; the others are kept as orphans."""
+
+from __future__ import annotations
+
+from readlist.core.paths import bundled_papers
+from readlist.core.reader import parse_text, read_papers
+from readlist.core.store import Store
+
+
+def real_abstracts(n: int) -> list[str]:
+    return [paper.text for paper in read_papers(bundled_papers()).papers[:n]]
+
+
+def test_edited_abstract_is_reattached_and_removed_one_kept_as_orphan(tmp_path):
+    texts = real_abstracts(5)
+    before = parse_text("\n\n".join(texts))
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(before.papers[1], starred=True, note="my notes on it", tags=["keep"])
+    store.set_status(before.papers[3], "read")
+    store.set_status(before.papers[4], "reading")
+    texts[1] = texts[1].replace("Large Language Models", "Large language models", 1) + " Code is available."
+    removed = texts.pop(3)
+    after = parse_text("\n\n".join(texts))
+    moved = after.papers[1]
+    assert moved.id != before.papers[1].id
+
+    store = Store(db)
+    messages = store.reconcile(after)
+    assert len(messages) == 2
+    assert messages[0].startswith("re-attached the annotations of") and moved.id in messages[0]
+    assert messages[1] == "1 annotated paper(s) are not in <text>; kept under missing papers"
+    ann = store.get(moved.id)
+    assert (ann.starred, ann.note, ann.tags) == (True, "my notes on it", ("keep",))
+    assert ann.snippet.startswith("Large language models")
+    assert store.get(before.papers[1].id).is_default
+    orphans = store.orphans()
+    assert [o.id for o in orphans] == [before.papers[3].id]
+    assert orphans[0].snippet == removed[:300]
+    event = store.events()[0]
+    assert (event.action, event.before, event.after) == ("reattach", {"id": before.papers[1].id}, {"id": moved.id})
+    assert Store(db).get(moved.id).note == "my notes on it"  # persisted
+    assert Store(db).reconcile(after) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
+
+
+def test_ambiguous_or_distant_matches_are_not_reattached(tmp_path):
+    template = "We evaluate method {} on the standard suite of benchmarks and report strong gains in accuracy overall."
+    before = parse_text("\n\n".join(template.format(x) for x in ("alpha", "beta")))
+    store = Store(tmp_path / "readlist.json")
+    store.set_note(before.papers[0], "which one?")
+    after = parse_text("\n\n".join(template.format(x) for x in ("gamma", "delta", "beta")))
+    assert store.reconcile(after) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
+    assert store.get(before.papers[0].id).note == "which one?"
+    unrelated = parse_text("\n\n".join(real_abstracts(3)))
+    store.reconcile(unrelated)
+    assert {o.id for o in store.orphans()} == {before.papers[0].id}
+
+
+def test_undo_before_a_reattachment_follows_the_new_id(tmp_path):
+    texts = real_abstracts(2)
+    before = parse_text("\n\n".join(texts))
+    store = Store(tmp_path / "readlist.json")
+    store.set_note(before.papers[0], "first")
+    store.toggle_star(before.papers[0])
+    texts[0] += " Extended version."
+    after = parse_text("\n\n".join(texts))
+    store.reconcile(after)
+    assert store.undo() == f"undid star on {store.get(after.papers[0].id).label()!r}"
+    ann = store.get(after.papers[0].id)
+    assert not ann.starred and ann.note == "first"

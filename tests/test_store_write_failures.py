@@ -1,0 +1,106 @@
+"""A write that fails (full disk, read-only directory) keeps the change in memory, says so, and is retried."""
+
+from __future__ import annotations
+
+import errno
+import os
+
+import pytest
+
+from readlist.core import atomic_storage
+from readlist.core.paper import Paper
+from readlist.core.store import Store
+
+
+def paper(n: int) -> Paper:
+    return Paper(id=f"{n:012x}", index=n, text=f"Abstract number {n} about a topic of its own.")
+
+
+@pytest.fixture
+def failing_disk(monkeypatch):
+    """While `broken[0]` is true, every atomic rename fails with the given errno."""
+    broken = [errno.ENOSPC]
+    real_replace = os.replace
+
+    def replace(src, dst):
+        if broken[0]:
+            raise OSError(broken[0], os.strerror(broken[0]), str(dst))
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(atomic_storage.os, "replace", replace)
+    return broken
+
+
+def test_failed_write_keeps_change_in_memory_and_the_saved_file_intact(tmp_path, failing_disk):
+    db = tmp_path / "readlist.json"
+    failing_disk[0] = 0
+    store = Store(db)
+    store.set_note(paper(1), "saved before the disk filled up")
+    saved = db.read_bytes()
+    failing_disk[0] = errno.ENOSPC
+    ann = store.toggle_star(paper(2))
+    assert ann.starred and store.get(paper(2).id).starred
+    assert "No space left on device" in store.pending_error
+    assert db.read_bytes() == saved
+    assert not list(tmp_path.glob(".readlist.json.*.tmp"))  # the temp file was cleaned up
+    assert not store.flush()
+    failing_disk[0] = 0
+    assert store.flush()
+    assert store.pending_error is None
+    reopened = Store(db)
+    assert reopened.get(paper(1).id).note == "saved before the disk filled up"
+    assert reopened.get(paper(2).id).starred
+
+
+def test_pending_changes_are_retried_by_the_next_change(tmp_path, failing_disk):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.set_status(paper(1), "reading")
+    store.set_status(paper(2), "read")
+    assert store.pending_error
+    failing_disk[0] = 0
+    store.set_status(paper(3), "read")
+    assert store.pending_error is None
+    reopened = Store(db)
+    assert [reopened.get(paper(n).id).status for n in (1, 2, 3)] == ["reading", "read", "read"]
+    assert len(reopened.events()) == 3
+
+
+def test_retry_merges_with_what_another_process_saved_meanwhile(tmp_path, failing_disk):
+    db = tmp_path / "readlist.json"
+    failing_disk[0] = 0
+    Store(db).set_note(paper(9), "old")  # the file exists before anything fails
+    failing_disk[0] = errno.EROFS
+    mine = Store(db)
+    mine.toggle_star(paper(1))
+    assert "Read-only file system" in mine.pending_error
+    failing_disk[0] = 0
+    other = Store(db)
+    other.set_tags(paper(2), ["theirs"])
+    assert mine.flush()
+    reopened = Store(db)
+    assert reopened.get(paper(1).id).starred
+    assert reopened.get(paper(2).id).tags == ("theirs",)
+    assert reopened.get(paper(9).id).note == "old"
+    assert mine.get(paper(2).id).tags == ("theirs",)
+
+
+def test_unreadable_file_is_never_written_over(tmp_path, monkeypatch):
+    db = tmp_path / "readlist.json"
+    Store(db).set_note(paper(1), "on disk")
+    saved = db.read_bytes()
+    real = Store._read_disk
+
+    def denied(self):
+        raise PermissionError(errno.EACCES, "Permission denied", str(db))
+
+    monkeypatch.setattr(Store, "_read_disk", denied)
+    store = Store(db)
+    assert store.notices == [f"cannot read {db} (Permission denied); changes will not be saved"]
+    store.toggle_star(paper(2))
+    assert store.pending_error and db.read_bytes() == saved
+    monkeypatch.setattr(Store, "_read_disk", real)
+    assert store.flush()
+    reopened = Store(db)
+    assert reopened.get(paper(1).id).note == "on disk"
+    assert reopened.get(paper(2).id).starred
