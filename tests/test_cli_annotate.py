@@ -1,0 +1,173 @@
+"""The annotation commands: star, unstar, status, note, tag, undo, log, and what list/show now print."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from readlist.cli import cli
+from readlist.core.reader import read_papers
+
+PAPERS = """Three papers for the tests
+
+Sparse routing for attention
+We study sparse attention for long documents and show that learned routing matches dense attention.
+
+Table questions
+A new benchmark for table question answering reveals that retrieval errors dominate model failures.
+
+Grasping by diffusion
+Diffusion policies for robot grasping transfer from simulation when trained with randomised friction.
+"""
+
+
+@pytest.fixture
+def run(tmp_path):
+    papers = tmp_path / "papers.txt"
+    papers.write_text(PAPERS, encoding="utf-8")
+    db = tmp_path / "data" / "readlist.json"
+
+    def invoke(*args: str, env: dict | None = None):
+        return CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(db), *args], env=env)
+
+    invoke.db = db
+    invoke.ids = [paper.id for paper in read_papers(papers).papers]
+    return invoke
+
+
+def listed(run, *args):
+    result = run("list", "--json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_star_unstar_status_and_list_filters(run):
+    assert run("star", "#1").exit_code == 0
+    assert run("status", "#2", "reading").exit_code == 0
+    assert run("status", run.ids[2][:6], "read").exit_code == 0
+    assert [p["index"] for p in listed(run, "--starred")] == [1]
+    assert [p["index"] for p in listed(run, "--status", "reading")] == [2]
+    assert [p["index"] for p in listed(run, "--status", "read")] == [3]
+    assert run("unstar", "#1").exit_code == 0
+    assert listed(run, "--starred") == []
+    text = run("list").stdout.splitlines()
+    assert text[1].split()[2:4] == ["reading", "Table"]
+
+
+def test_list_and_show_include_annotations_in_json(run):
+    run("tag", "#1", "+ml", "+Long context")
+    run("note", "#1", "--text", "Read **twice**.")
+    paper = listed(run)[0]
+    assert (paper["starred"], paper["status"], paper["tags"], paper["note"]) == (
+        False,
+        "unread",
+        ["ml", "Long context"],
+        "Read **twice**.",
+    )
+    shown = json.loads(run("show", "#1", "--json").stdout)
+    assert shown["tags"] == ["ml", "Long context"] and shown["note"] == "Read **twice**."
+    text = run("show", "#1").stdout
+    assert "tags: ml, Long context" in text and text.rstrip().endswith("Read **twice**.")
+    assert [p["index"] for p in listed(run, "--tag", "ML")] == [1]
+    assert listed(run, "--tag", "ml", "--tag", "other") == []
+
+
+def test_tag_adds_and_removes(run):
+    run("tag", "#2", "+a", "b", "+c")
+    result = run("tag", "#2", "-b", "-A")
+    assert result.exit_code == 0, result.output
+    assert run("tag", "#2").stdout.split() == ["c"]
+    result = run("tag", "#2", "+")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+
+
+def test_note_text_append_and_print(run):
+    run("note", "#3", "--text", "first line")
+    run("note", "#3", "--append", "second line")
+    assert run("note", "#3").stdout == "first line\nsecond line\n"
+    run("note", "#3", "--text", "")
+    assert run("note", "#3").stdout == ""
+    result = run("note", "#3", "--text", "x", "--append", "y")
+    assert result.exit_code == 2 and "only one of" in result.stderr
+
+
+def test_note_edit_runs_editor_with_argument_list(run, tmp_path):
+    script = tmp_path / "my editor.py"
+    script.write_text(
+        "import sys, pathlib\np = pathlib.Path(sys.argv[-1])\np.write_text(p.read_text() + 'edited in editor\\n')\n"
+    )
+    run("note", "#1", "--text", "before")
+    editor = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    result = run("note", "#1", "--edit", env={"EDITOR": editor})
+    assert result.exit_code == 0, result.output
+    assert run("note", "#1").stdout == "before\nedited in editor\n"
+    failed = run("note", "#1", "--edit", env={"EDITOR": "false"})
+    assert failed.exit_code == 2 and "the note is unchanged" in failed.stderr
+    missing = run("note", "#1", "--edit", env={"EDITOR": "/no/such/editor --wait"})
+    assert missing.exit_code == 2 and "cannot run the editor" in missing.stderr
+    assert run("note", "#1").stdout == "before\nedited in editor\n"
+
+
+def test_undo_and_log(run):
+    run("star", "#1")
+    run("status", "#1", "read")
+    log = run("log").stdout.splitlines()
+    assert len(log) == 2 and "status unread → read" in log[0] and "#1 Sparse routing" in log[0]
+    result = run("undo")
+    assert result.exit_code == 0 and result.stdout.startswith("undid status unread → read")
+    assert listed(run)[0]["status"] == "unread"
+    run("undo")
+    assert listed(run)[0]["starred"] is False
+    assert run("undo").stdout == "nothing to undo\n"
+    entries = json.loads(run("log", "--json", "--limit", "1").stdout)
+    assert len(entries) == 1 and entries[0]["action"] == "undo"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status", "#1", "finished"),
+        ("star", "#9"),
+        ("list", "--status", "done"),
+        ("log", "--limit", "0"),
+    ],
+)
+def test_errors_are_one_line_with_status_2(run, args):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("readlist: ") and result.stderr.count("\n") == 1
+
+
+def test_damaged_database_is_reported_on_stderr_in_one_line(run):
+    run.db.parent.mkdir(parents=True)
+    run.db.write_bytes(b"{not json")
+    result = run("list")
+    assert result.exit_code == 0
+    assert result.stderr.startswith("readlist: ") and "was damaged" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert next(run.db.parent.glob("readlist.json.corrupt-*")).read_bytes() == b"{not json"
+
+
+def test_failed_save_fails_the_command(run, monkeypatch):
+    from readlist.core import atomic_storage
+
+    def replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    run("star", "#2")
+    monkeypatch.setattr(atomic_storage.os, "replace", replace)
+    result = run("star", "#1")
+    assert result.exit_code == 2
+    assert "No space left on device" in result.stderr and "not saved" in result.stderr
+    monkeypatch.undo()
+    assert [p["index"] for p in listed(run, "--starred")] == [2]
+
+
+def test_reading_commands_create_no_database(run):
+    assert run("list").exit_code == 0
+    assert run("show", "#1").exit_code == 0
+    assert not run.db.parent.exists()
