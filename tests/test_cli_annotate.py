@@ -171,3 +171,15 @@ def test_reading_commands_create_no_database(run):
     assert run("list").exit_code == 0
     assert run("show", "#1").exit_code == 0
     assert not run.db.parent.exists()
+
+
+def test_missing_papers_are_listed_and_kept(run, tmp_path):
+    run("note", "#3", "--text", "about grasping")
+    papers = tmp_path / "papers.txt"
+    papers.write_text(PAPERS.rsplit("\n\nGrasping", 1)[0] + "\n", encoding="utf-8")
+    result = run("list", "--missing")
+    assert result.exit_code == 0
+    assert "1 annotated paper(s) are not in" in result.stderr
+    assert result.stdout.startswith(run.ids[2]) and "Diffusion policies" in result.stdout
+    assert json.loads(run("list", "--missing", "--json").stdout)[0]["note"] == "about grasping"
+    assert len(listed(run)) == 2

@@ -131,7 +131,7 @@ class AtomicJSONStorage(Storage):
             for doc_id, doc in table.items():
                 blob = cache.get(doc_id)
                 if blob is None:
-                    blob = cache[doc_id] = encode(doc_id) + b":" + encode(doc)
+                    blob = cache[doc_id] = b'"' + doc_id.encode() + b'":' + encode(doc)  # ids are digits
                 docs.append(blob)
             parts.append(encode(name) + b":{" + b",".join(docs) + b"}")
         return b"{" + b",".join(parts) + b"}"

@@ -130,7 +130,7 @@ class Store:
                 else:
                     outcome = "found no backup, so started an empty database"
         except (OSError, Timeout) as exc:
-            self._block(f"{self.path} is damaged ({reason}) and could not be moved aside ({_why(exc)})")
+            self._block(f"{self.path} is damaged ({reason}) and could not be repaired ({_why(exc)})")
             return
         self.notices.append(f"{self.path} was damaged ({reason}); moved it to {moved.name} and {outcome}")
 
