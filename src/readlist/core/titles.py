@@ -10,30 +10,38 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from . import title_rules as rules
 
 MAX_TITLE = 90
+# Name scores: a base for how the name is introduced, plus how often it is used (at most 4).
+CLAIMED = 4  # "we propose X", "called X"
+FIRST_BONUS = 0  # the first name a contribution verb introduces (measured: no help)
+DESCRIBED = 3  # "a new benchmark, X"
+REPOSITORY = 3  # "github.com/someone/X"
+MAX_COUNT = 4
+LOWER_PENALTY = 3  # defined as "lower-case words (X)": more often field vocabulary than a new name
+MIN_SCORE = 2
+MIN_CLAUSE = 12  # a clause boundary closer to the start than this is not taken
 CLAUSE_LIMIT = 260  # a gist longer than this is cut anyway
 SCAN_LIMIT = 5000  # characters of the abstract looked at; names and claims come early
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _SENTENCE_END = re.compile(r"[.!?](?:\s+(?=[A-Z\"“(])|$)")
 _ODD_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _SPACES = re.compile(r"\s+")
+_VERSION = re.compile(r"v\d")
 _NOT_A_NAME = frozenset({"In", "We", "The", "This", "Our", "A", "An", "To", "For", "It", "Here", "These", "That"})
 
 
-@dataclass(frozen=True)
-class Name:
+class Name(NamedTuple):
     name: str
     expansion: str
     end: int  # where the text after the name (and its expansion) starts
     descriptor: str = ""  # "a framework" in "we propose a novel framework, X, ..."
 
 
-@dataclass(frozen=True)
-class Claim:
+class Claim(NamedTuple):
     start: int
     end: int
     verb: str
@@ -62,12 +70,14 @@ def _sentence_end(text: str, start: int) -> int:
 def _clause(text: str) -> str:
     """The first clause of `text`, without parentheticals and promotional adjectives."""
     text = text[:CLAUSE_LIMIT]
-    match = rules.CLAUSE_END.search(text)
-    if match and match.start() > 12:
+    match = rules.CLAUSE_END.search(text, MIN_CLAUSE)
+    if match:
         text = text[: match.start()]
     if "(" in text:
         text = rules.PAREN.sub("", text)
-    text = rules.fix_articles(rules.FLUFF.sub("", text))
+    lowered = text.lower()
+    if any(hint in lowered for hint in rules.FLUFF_HINTS):
+        text = rules.fix_articles(rules.FLUFF.sub("", text))
     return text.strip(" ,;:.-–—\"”'(")
 
 
@@ -75,41 +85,64 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _claims(text: str, low: str) -> list[Claim]:
-    starts = {0} if low.startswith(("we ", "this ", "here")) else set()
-    for word in rules.SUBJECT_STARTS:
+def _claims(low: str) -> tuple[list[Claim], list[tuple[int, int]]]:
+    """Contribution claims ("we propose", "this paper studies", "... and presents"),
+    and naming phrases ("we call it X", "a method called X") in the claims' sentences."""
+    starts = [0] if low.startswith(("we ", "this ", "here")) else []
+    naming: list[tuple[int, int]] = []
+    at = low.find(" we ")
+    while at >= 0:
+        if low.startswith(rules.WE_NAMING, at + 4):
+            phrase = next(p for p in rules.WE_NAMING if low.startswith(p, at + 4))
+            naming.append((at, 4 + len(phrase)))
+        else:
+            starts.append(at + 1)
+        at = low.find(" we ", at + 4)
+    for word, follow in rules.SUBJECT_STARTS:
         at = low.find(word)
         while at >= 0:
-            if word == " and " and not low.startswith(rules.AND_VERBS, at + 5):
-                pass
-            elif word[0] == " ":
-                starts.add(at + 1)
-            elif at == 0 or low[at - 1] == " ":
-                starts.add(at)
-            at = low.find(word, at + 1)
+            if low.startswith(follow, at + len(word)):
+                starts.append(at + 1)
+            at = low.find(word, at + len(word))
     claims = []
     for start in sorted(starts):
         match = rules.CLAIM_AT.match(low, start)
-        if match and not (low.startswith("by", start) and match.group(2) != "ing"):
-            claims.append(Claim(start, match.end(), match.group(1)))
-    return claims
+        if not match or match.group(1) not in rules.VERB_BASE:
+            continue
+        end = match.end()
+        if low.startswith(rules.PARTICLES, end):
+            end = low.index(" ", end) + 1
+        claims.append(Claim(start, end, rules.VERB_BASE[match.group(1)]))
+    for claim in claims:
+        if claim.verb not in rules.MAKE_VERBS:
+            continue
+        stop = low.find(". ", claim.end)
+        stop = stop if stop > 0 else len(low)
+        for word in rules.NAMING_WORDS:
+            at = low.find(word, claim.end, stop)
+            if at > 0 and low[at - 1] == " ":
+                naming.append((at, len(word)))
+    return claims, naming
 
 
-def _name_at(text: str, start: int, descriptor: str = "") -> Name | None:
+def _name_at(text: str, start: int, descriptor: str = "", article_ok: bool = False) -> Name | None:
     """A name at `start`: a coined token, or a Title Case phrase set off by ',', '(' or ':'."""
     match = rules.NAME_PHRASE.match(text, start, start + 120)
     if not match:
         return None
     words = match.group(0).split(" ")
-    while words and not words[-1][:1].isupper() and not words[-1][:1].isdigit():
+    while len(words) > 1 and not (words[-1][:1].isupper() or words[-1][:1].isdigit() or _VERSION.match(words[-1])):
         words.pop()
-    if not words or words[0] in _NOT_A_NAME:
+    if words[0] in _NOT_A_NAME:
         return None
     phrase = " ".join(words)
     end = start + len(phrase)
     after = text[end : end + 2]
+    coined = rules.is_coined(phrase)
+    if article_ok and not (coined or after == " ("):
+        return None  # "the Transformer, ..." is not a new name; "the X benchmark" with a coined X is
     if len(words) == 1:
-        if phrase in rules.COMMON or not (rules.is_coined(phrase) or after[:1] in ",(:"):
+        if phrase in rules.COMMON or not (coined or after[:1] in ",(:"):
             return None
     elif not (after[:1] in ",:" or after in (" (", " -", " —")):
         return None
@@ -118,22 +151,31 @@ def _name_at(text: str, start: int, descriptor: str = "") -> Name | None:
         inner = paren.group(1)
         if " " in phrase and rules.initials_match(inner, phrase):
             return Name(inner, phrase, paren.end(), descriptor)
-    if after == " (":
+    expansion, end = _expansion_after(text, end, phrase)
+    return Name(phrase, expansion, end, descriptor)
+
+
+def _expansion_after(text: str, end: int, name: str) -> tuple[str, int]:
+    """'X (Expansion)': the expansion and where the text after it starts (or '' and `end`)."""
+    if text.startswith(" (", end):
         close = text.find(")", end, end + 160)
         inner = text[end + 2 : close] if close > 0 else ""
-        if " " in inner and rules.initials_match(phrase, inner):
-            return Name(phrase, inner, close + 1, descriptor)
-    return Name(phrase, "", end, descriptor)
+        if " " in inner and rules.initials_match(name, inner):
+            return inner, close + 1
+    return "", end
 
 
 _DESCRIPTOR = re.compile(
-    r"((?:an?|our|one|the) (?:[\w\-]+ ){0,5}?[\w\-]+),? (?:(?:called|named|dubbed|termed) )?[\"“']?"
+    r"((?:an?|our|one|the) (?:[\w\-]+ ){0,6}?[\w\-]+)(?:, (?:(?:called|named|dubbed|termed|namely) )?|"
+    r" (?:called|named|dubbed|termed) )[\"“']?"
 )
+_ARTICLE = re.compile(r"(?:the|our|an?) (?=[A-Z])")
 
 
 def _named_after_claim(text: str, start: int) -> Name | None:
     """The name right after a contribution verb, after 'a novel framework,', or 'words (ACRONYM)'."""
-    name = _name_at(text, start)
+    article = _ARTICLE.match(text, start)
+    name = _name_at(text, article.end() if article else start, article_ok=bool(article))
     if name:
         return name
     match = _DESCRIPTOR.match(text, start, start + 100)
@@ -165,24 +207,36 @@ def _first_at(text: str, token: str) -> int:
     return at
 
 
-def _best_name(text: str, low: str, claims: list[Claim]) -> Name | None:
-    counts = _coined_tokens(text)
-    scored: list[tuple[int, int, Name]] = []
+def _best_name(text: str, low: str, claims: list[Claim], naming: list[tuple[int, int]]) -> Name | None:
+    scored = _scored_names(text, low, claims, naming)
+    if not scored:
+        return None
+    score, name = max(scored, key=lambda item: item[0])
+    return name if score[0] >= MIN_SCORE else None
+
+
+def _scored_names(
+    text: str, low: str, claims: list[Claim], naming: list[tuple[int, int]]
+) -> list[tuple[tuple[int, int], Name]]:
+    """Candidate names of the paper, scored: introduced by a contribution verb, a naming word or a descriptor
+    noun, and used again; the first thing a paper says it proposes is usually what its title names."""
+    found: dict[str, tuple[int, int, Name]] = {}  # name -> (base, -position, Name)
 
     def add(name: Name | None, base: int, at: int) -> None:
-        if name is not None:
-            count = counts.get(name.name) or text.count(name.name)
-            scored.append((base + min(count, 4), -at, name))
+        if name is None:
+            return
+        known = found.get(name.name)
+        if known is None or base > known[0]:
+            found[name.name] = (base, -at, known[2] if known else name)
 
     for claim in claims:
-        if rules.MAKE.match(claim.verb):
-            add(_named_after_claim(text, claim.end), 3, claim.end)
-    naming = [(at, len(word)) for word in rules.NAMING_WORDS for at in _word_starts(low, word)]
-    naming += [(c.start, 8) for c in claims if c.verb[:1] == "w" and low.startswith(rules.WE_NAMING, c.start + 3)]
+        if claim.verb in rules.MAKE_VERBS:
+            add(_named_after_claim(text, claim.end), CLAIMED + (FIRST_BONUS if not found else 0), claim.end)
     for at, length in naming:
-        sentence = low.rfind(". ", 0, at)
-        own = any(sentence < c.start <= at for c in claims)
-        add(_name_at(text, at + length), 3 if own else 1, at)
+        add(_name_at(text, at + length), CLAIMED, at)
+    if found:  # a name the paper introduces outranks names seen only by frequency: no need to scan
+        return [((base + min(text.count(n), MAX_COUNT), at), name) for n, (base, at, name) in found.items()]
+    counts = _coined_tokens(text)
     background_end = claims[0].start if claims else _sentence_end(text, 0)
     for token, count in counts.items():
         if not rules.is_coined(token):
@@ -191,30 +245,42 @@ def _best_name(text: str, low: str, claims: list[Claim]) -> Name | None:
         if at < 0:
             continue
         before = low[max(0, at - 60) : at]
-        base = 2 if rules.descriptor_before(before) else 0
+        end = at + len(token)
+        if rules.descriptor_before(before) or rules.APPOSITION_AFTER.match(text, end):
+            base = DESCRIBED
+        elif low[end : end + 1] == " " and low[end : end + 20].split(" ", 2)[1:2] in rules.DESCRIPTOR_LISTS:
+            base = DESCRIBED - 1  # "our X model"
+        else:
+            base = 0
         if base == 0 and (count < 2 or at < background_end):
             continue
-        expansion, end = "", at + len(token)
+        expansion = ""
         if before.endswith("("):
             expansion = rules.expansion_before(text, at - 1, token)
             end = text.find(")", at) + 1 or end
             if expansion and expansion.islower():
-                base -= 2
+                base -= LOWER_PENALTY
+        if not expansion:
+            expansion, end = _expansion_after(text, end, token)
         add(Name(token, expansion if expansion[:1].isupper() else "", end, ""), base, at)
-    if not scored:
-        return None
-    score, _, name = max(scored, key=lambda item: item[:2])
-    return name if score >= 2 else None
+    repository = _repository_name(text)
+    if repository and repository not in found:
+        add(Name(repository, "", len(text), ""), REPOSITORY, text.find(repository))
+    return [
+        ((base + min(counts.get(name) or text.count(name), MAX_COUNT), position), record)
+        for name, (base, position, record) in found.items()
+    ]
 
 
-def _word_starts(low: str, word: str) -> list[int]:
-    found = []
-    at = low.find(word)
+def _repository_name(text: str) -> str:
+    """'Code is at https://github.com/someone/NameOfMethod': the repository is usually named after the method."""
+    at = text.find("://")
     while at >= 0:
-        if at == 0 or low[at - 1] == " ":
-            found.append(at)
-        at = low.find(word, at + len(word))
-    return found
+        match = rules.REPOSITORY.match(text, at + 3)
+        if match and rules.is_coined(match.group(1)):
+            return match.group(1)
+        at = text.find("://", at + 3)
+    return ""
 
 
 def _gist(text: str, name: Name) -> tuple[str, bool]:
@@ -235,6 +301,9 @@ def _gist(text: str, name: Name) -> tuple[str, bool]:
         return clause, False
     if name.descriptor and not name.expansion:
         return _clause(name.descriptor), True
+    noun = rest.split(" ", 2)[1:2]
+    if noun and noun[0].rstrip(",") in rules.DESCRIPTOR_NOUNS:  # "a Trans-XFed architecture that ..."
+        return rules.fix_articles("a " + _clause(rest.strip())), True
     following = text[name.end : name.end + 600]
     for link in (" is a ", " is an ", ", a ", ", an "):
         again = following.find(name.name + link)
@@ -244,28 +313,68 @@ def _gist(text: str, name: Name) -> tuple[str, bool]:
     return "", False
 
 
-def _with_name(text: str, name: Name, fallback: Callable[[], str]) -> str:
+def _with_name(text: str, name: Name, fallback: Callable[[], str]) -> tuple[str, str]:
+    """The title's head (name and expansion) and its gist, joined as they should be."""
     gist, appositive = _gist(text, name)
     if appositive and gist.lower().startswith(("the ", "one ", "our ")):
         gist = gist.split(" ", 1)[1]
     if name.expansion:
         head = f"{name.name}: {name.expansion}"
         if gist:
-            return f"{head}, {gist}" if appositive else f"{head} {gist}"
-        return head
+            return head, f", {gist}" if appositive else f" {gist}"
+        return head, ""
     if not gist:
         gist = fallback()
         if name.name.lower() in gist.lower():
             gist = ""
-    return f"{name.name}: {gist}" if gist else name.name
+    return (f"{name.name}: ", gist) if gist else (name.name, "")
+
+
+def _spell_out(text: str, words: str) -> str:
+    """Abbreviations the abstract defines ("large language models (LLMs)") spelled out, once each."""
+    seen = set()
+    for match in rules.ABBREVIATION.finditer(words):
+        token = match.group(0)
+        short = token[:-1] if token[-1] == "s" and token[-2].isupper() else token
+        if short in seen or short in rules.KEEP_SHORT:
+            continue
+        seen.add(short)
+        at = text.find(f" ({short}")
+        if at < 0 or text[at + 2 + len(short) : at + 4 + len(short)] not in (")", "s)", ") ", "),", ").", "s)"):
+            continue
+        long = rules.expansion_before(text, at + 1, short)
+        if not long or long.count(" ") > 5:
+            continue
+        if short != token and not long.endswith("s"):
+            long += "s"
+        if long[1:2].islower() and long[1:] == long[1:].lower():
+            long = long[0].lower() + long[1:]  # capitalised only as the first word of a sentence
+        words = words.replace(token, long, 1)
+    return words
 
 
 def _claim_title(text: str, claim: Claim) -> str:
     rest = text[claim.end : _sentence_end(text, claim.end)]
+    means = rules.BY_MEANS.match(rest)
+    if means:  # "we address this gap by constructing X" -> "Constructing X"
+        rest = rest[means.end() :]
+        making = rules.MAKING.match(rest)
+        if making:  # "... by introducing an algorithm that" -> "An algorithm that"
+            rest = rest[making.end() :]
     if claim.verb in rules.THAT_VERBS or rest.lower().startswith(("that ", "how ", "whether ")):
         rest = rules.THAT_FILLER.sub("", rest)
     clause = _clause(rest)
-    return _capital(clause) if len(clause.split()) >= 3 else ""
+    if len(clause.split()) < 3 or clause.lower().startswith(rules.ANAPHORA):
+        return ""  # too short, or it needs the sentence before it ("the same holds for ...")
+    return _capital(clause)
+
+
+def _best_claim_title(text: str, claims: list[Claim]) -> str:
+    for claim in claims:
+        title = _claim_title(text, claim)
+        if title:
+            return title
+    return ""
 
 
 def _scene_title(text: str) -> str:
@@ -276,11 +385,11 @@ def _scene_title(text: str) -> str:
     return _capital(clause)
 
 
-def _clean(plain: str) -> str:
-    text = plain[: SCAN_LIMIT + 200]
-    if _ODD_SPACE.search(text) or "  " in text:
-        text = _SPACES.sub(" ", _ODD_SPACE.sub(" ", text))
-    return text.strip()[:SCAN_LIMIT]
+def _tidy(title: str) -> str:
+    """One line, no control characters (the abstract is `Paper.plain`, already tidy, but may not be)."""
+    if _ODD_SPACE.search(title) or "  " in title:
+        title = _SPACES.sub(" ", _ODD_SPACE.sub(" ", title))
+    return title
 
 
 def _lower(text: str) -> str:
@@ -292,20 +401,20 @@ def _lower(text: str) -> str:
 
 def derive_title(plain: str) -> str:
     """A title of at most MAX_TITLE characters: the paper's name and gist, or its core claim."""
-    text = _clean(plain)
+    text = plain[:SCAN_LIMIT].strip()
     if not text:
         return ""
     low = _lower(text)
-    claims = _claims(text, low)
+    claims, naming = _claims(low)
 
     def claim_title() -> str:
-        for claim in claims:
-            title = _claim_title(text, claim)
-            if title:
-                return title
-        return ""
+        return _best_claim_title(text, claims)
 
-    name = _best_name(text, low, claims)
+    name = _best_name(text, low, claims, naming)
     if name:
-        return cut(_with_name(text, name, claim_title))
-    return cut(claim_title() or _scene_title(text))
+        head, gist = _with_name(text, name, claim_title)
+    else:
+        head, gist = "", claim_title() or _scene_title(text)
+    if gist:
+        gist = _spell_out(text, gist)
+    return cut(_tidy(head + gist))

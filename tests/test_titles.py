@@ -1,0 +1,185 @@
+"""Derived titles: lead with the paper's own name and its gist, else its core claim; one line, <= 90 chars."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from readlist.core.reader import read_papers
+from readlist.core.text import to_plain
+from readlist.core.titles import MAX_TITLE, cut, derive_title, first_sentence
+
+ICML = Path(__file__).resolve().parents[1] / "data" / "icml2025.txt"
+
+SPD = (
+    "With the rapid expansion in the scale of large language models (LLMs), enabling efficient distributed "
+    "inference across multiple computing units has become increasingly critical. However, communication "
+    "overheads from popular distributed inference techniques such as Tensor Parallelism pose a significant "
+    "challenge to achieve scalability and low latency. Therefore, we introduce a novel optimization technique, "
+    "Sync-Point Drop (SPD), to reduce communication overheads in tensor parallelism by selectively dropping "
+    "synchronization on attention outputs. In detail, we first propose a block design that allows execution "
+    "to proceed without communication through SPD."
+)
+DREAMAD = to_plain(
+    "Multi-Agent Debate (MAD) has emerged as an alternative, but we identify two key limitations. To "
+    "systematically evaluate these issues, we introduce $\\textit{MetaNIM Arena}$, a benchmark designed to "
+    "assess LLMs in adversarial strategic decision-making. To overcome MAD's limitations, we propose "
+    "**DReaMAD** (Diverse Reasoning via Multi-Agent Debate with Refined Prompt), a novel framework that "
+    "refines LLMs' strategic prior knowledge. Empirical results show that **DReaMAD** significantly improves "
+    "decision accuracy."
+)
+METAEMS = (
+    "The building sector is one of the largest contributors to global energy consumption. Energy management "
+    "systems (EMS) play a key role in monitoring and controlling building appliances. However, most RL-based "
+    "EMS methods require a large number of training steps. This paper introduces MetaEMS, a meta-reinforcement "
+    "learning framework for EMS. MetaEMS improves learning efficiency by transferring knowledge between tasks."
+)
+POISONBENCH = (
+    "Preference learning is a central component for aligning current LLMs, but this process can be vulnerable "
+    "to data poisoning attacks. To address this concern, we introduce PoisonBench, a benchmark for evaluating "
+    "large language models' susceptibility to data poisoning during preference learning. Data poisoning "
+    "attacks can manipulate large language model responses to include hidden malicious content or biases."
+)
+RLEDIT = (
+    "Model editing addresses this challenge by modifying model parameters without retraining. To address "
+    "this, we observed that hypernetwork-based lifelong editing aligns with reinforcement learning modeling "
+    "and proposed RLEdit, an RL-based editing method. By treating editing losses as rewards, RLEdit adjusts "
+    "the hypernetwork at each step."
+)
+CALLED = (
+    "Retrieval is slow for long documents. We present a retrieval method called QuickSeek that indexes "
+    "passages by their summaries. QuickSeek is three times faster than dense retrieval."
+)
+CLAIM = (
+    "Contrastive learning is a highly successful technique for learning representations of data from "
+    "labeled tuples, specifying the distance relations within the tuple. We study the sample complexity of "
+    "contrastive learning, i.e. the minimum number of labeled tuples sufficient for getting high "
+    "generalization accuracy. We give tight bounds on the sample complexity in a variety of settings."
+)
+NO_CLAIM = (
+    "With the rise of mobile sensing, battery life has become the main constraint on continuous health "
+    "monitoring in everyday settings. Duty cycling the sensors halves the energy used per day."
+)
+
+
+def _is_clean(title: str) -> bool:
+    return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in title)
+
+
+@pytest.mark.parametrize(
+    ("plain", "start"),
+    [
+        (SPD, "SPD: Sync-Point Drop to reduce communication overheads in tensor parallelism"),
+        (DREAMAD, "DReaMAD: Diverse Reasoning via Multi-Agent Debate with Refined Prompt"),
+        (METAEMS, "MetaEMS: a meta-reinforcement learning framework for"),
+        (POISONBENCH, "PoisonBench: a benchmark for evaluating large language models"),
+        (RLEDIT, "RLEdit: an RL-based editing method"),
+        (CALLED, "QuickSeek: "),
+    ],
+)
+def test_title_leads_with_the_papers_own_name(plain, start):
+    assert derive_title(plain).startswith(start)
+
+
+def test_name_used_most_wins_over_a_side_contribution():
+    # MetaNIM Arena is introduced first, but DReaMAD is the paper's method and is named again.
+    assert not derive_title(DREAMAD).startswith("MetaNIM")
+
+
+def test_abbreviation_in_the_gist_is_spelled_out_from_the_abstract():
+    assert derive_title(METAEMS) == "MetaEMS: a meta-reinforcement learning framework for energy management systems"
+
+
+def test_without_a_name_the_title_is_the_core_claim_not_the_first_sentence():
+    title = derive_title(CLAIM)
+    assert title == "The sample complexity of contrastive learning"
+    assert not title.startswith(first_sentence(CLAIM)[:30])
+
+
+def test_without_a_claim_the_scene_setting_opener_is_dropped():
+    assert (
+        derive_title(NO_CLAIM)
+        == "Battery life has become the main constraint on continuous health monitoring in everyday…"
+    )
+
+
+def test_field_acronyms_are_not_taken_for_the_papers_name():
+    plain = (
+        "Large language models (LLMs) are widely used. LLMs hallucinate. We study how LLMs answer questions "
+        "about rare entities and find that LLMs guess when unsure."
+    )
+    assert not derive_title(plain).startswith("LLM")
+
+
+def test_long_titles_are_cut_at_a_word_boundary_within_the_limit():
+    plain = "We propose Longformerish, a framework that " + " ".join(f"word{n}" for n in range(60)) + " and more."
+    title = derive_title(plain)
+    assert len(title) <= MAX_TITLE
+    assert title.endswith("…")
+    words = title[:-1].split(" ")
+    assert words[-1].startswith("word") and words[-1] in plain.split(" ")  # a whole word, not a piece
+
+
+def test_cut_keeps_short_text_and_cuts_long_text_at_a_space():
+    assert cut("short title") == "short title"
+    text = "alpha " * 30
+    result = cut(text, 40)
+    assert len(result) <= 40 and result.endswith("…") and result[:-1].split() == ["alpha"] * len(result[:-1].split())
+
+
+@pytest.mark.parametrize("plain", ["", "   ", "x", "Hi.", "A.", "(", "We propose", "We propose X", "LLM (LLM)"])
+def test_empty_and_tiny_input_never_raises(plain):
+    title = derive_title(plain)
+    assert len(title) <= MAX_TITLE and _is_clean(title)
+    if not plain.strip():
+        assert title == ""
+
+
+def test_huge_input_is_handled_quickly_and_within_the_limit():
+    plain = (SPD + " ") * (5_000_000 // len(SPD))
+    title = derive_title(plain)
+    assert title.startswith("SPD: Sync-Point Drop")
+    assert len(title) <= MAX_TITLE
+
+
+def test_control_characters_and_newlines_never_reach_the_title():
+    plain = "We propose Foo\x1b[31mBar,\na framework\tthat\x07 does\r\nthings\x00 well. " * 3
+    title = derive_title(plain)
+    assert _is_clean(title) and "\x1b" not in title and "\n" not in title
+    assert title.startswith("Foo")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=600))
+def test_any_text_gives_a_clean_title_within_the_limit(plain):
+    title = derive_title(plain)
+    assert len(title) <= MAX_TITLE
+    assert _is_clean(title)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["We", "propose", "introduce", "X", "(X)", "Foo-Bar", "called", "a", "framework", ",", ".", "LLMs", "the"]
+        ),
+        max_size=60,
+    )
+)
+def test_abstract_like_word_salad_never_raises(words):
+    title = derive_title(" ".join(words))
+    assert len(title) <= MAX_TITLE and _is_clean(title)
+
+
+def test_bundled_icml_titles_lead_with_their_method_names():
+    papers = read_papers(ICML).papers
+    titles = [paper.title for paper in papers]
+    assert titles[0].startswith("SPD: Sync-Point Drop")
+    assert titles[1].startswith("DReaMAD")
+    assert all(len(t) <= MAX_TITLE and _is_clean(t) for t in titles)
+    # no title is simply the first sentence cut off
+    assert sum(t.rstrip("…") in p.plain[: len(t)] for t, p in zip(titles, papers, strict=True)) == 0
