@@ -114,6 +114,9 @@ NAME_PHRASE = re.compile(
 )
 ACRONYM_PAREN = re.compile(r" \(([A-Za-z0-9][A-Za-z0-9+\-²³]*)(?:s)?\)")
 _HAS_UPPER_INSIDE = re.compile(r".[A-Z]")
+_FAMILY = re.compile(
+    r"(?:Qwen|LLaMA|Llama|GPT|Gemini|Gemma|Claude|Mistral|Mixtral|DeepSeek|Phi|Falcon|Vicuna|T5)[\d.]*(?:-|$)"
+)
 
 # Acronyms and system names that are the field's vocabulary: they appear in many abstracts and
 # are almost never the paper's own contribution.
@@ -128,12 +131,13 @@ COMMON = frozenset(
     MAS MCP EEG ECG MRI CT EHR US UK EU USA SE SWE AUC AUROC ROC MSE MAE RMSE BLEU ROUGE METEOR F1
     FLOP GSM8K MMLU MATH AIME GPQA HumanEval MBPP ImageNet COCO CIFAR MNIST MuJoCo D4RL
     ARC STEM PhD NP II III IV TL DR AR VR XR LiDAR RGB RGBD IMU GPS UAV CAV HPC SQuAD
+    ReLU RELU SiLU SILU GELU GeLU
     GenAI PRM ORM RM ToM ReAct SVD PCA ODE PDE SDE KL TV L1 L2 IR MI CL GPT-4 GPT-4o GPT-3.5 GPT-3 GPT-2
     """.split()
 )
 
 # Pieces of a gist.
-APPOSITIVE = re.compile(r"^(?:,|:|—|–| -)?\s*(?:which is |that is |i\.e\.,? )?(an?|the|one|our) ", re.IGNORECASE)
+APPOSITIVE = re.compile(r"^(?:,|:|—|–| -| --)?\s*(?:which is |that is |i\.e\.,? )?(an?|the|one|our) ", re.IGNORECASE)
 PURPOSE = re.compile(
     r"^,?\s*((?:to|for|that|which|designed|tailored|aimed|aiming|capable|built|able|specifically|dedicated|"
     r"targeting|based|leveraging|using|with|via|as|in) )",
@@ -187,7 +191,23 @@ BY_MEANS = re.compile(
     r"(?: [\w\-]+){0,4}? (?:by|with|through|via|using|in) ",
     re.IGNORECASE,
 )
-ANAPHORA = ("the same ", "this ", "these ", "those ", "it ", "they ", "them ", "such ", "both ", "its ", "their ")
+ANAPHORA = (
+    "the following ",
+    "the same ",
+    "this ",
+    "these ",
+    "those ",
+    "it ",
+    "they ",
+    "them ",
+    "such ",
+    "both ",
+    "its ",
+    "their ",
+)
+PREPOSITION = re.compile(r" (?:to|for|of|on|in|with|by|from|into|towards?) ")
+# A verb phrase right after a name: ", efficiently handles", " outperforms", " learns" (3rd person -s).
+VERB_PHRASE = re.compile(r",? (?=(?:[a-z]+ly )?[a-z]{3,}s )")
 MAKING = re.compile(r"(?:proposing|introducing|presenting|developing|designing|building|constructing|creating) ")
 # Abbreviations in a gist that may be spelled out from the abstract's own definition.
 ABBREVIATION = re.compile(r"\b[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*\b")
@@ -203,6 +223,8 @@ def is_coined(token: str) -> bool:
     parts = token.split("-")
     if len(parts) > 1 and parts[-1].islower() and len(parts[-1]) > 2:
         return False  # "BERT-based", "GPT-style": an adjective, not a name
+    if _FAMILY.match(token):
+        return False  # "Qwen2.5-Omni", "Llama-3-8B": an existing model of a known family
     return any(_HAS_UPPER_INSIDE.search(part) for part in parts) or any(ch.isdigit() for ch in token[1:])
 
 
@@ -221,7 +243,7 @@ def initials_match(short: str, long: str) -> bool:
     """Schwartz-Hearst: the short form's letters appear in order in the long form, first at a word start."""
     letters = [ch.lower() for ch in short if ch.isalnum()]
     words = long.split()
-    if not letters or len(words) > min(len(letters) + 5, 2 * len(letters)) or not long[:1].isalnum():
+    if not letters or len(words) > len(letters) + 5 or not long[:1].isalnum():
         return False
     low = long.lower()
     if low[0] != letters[0]:

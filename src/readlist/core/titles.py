@@ -23,7 +23,7 @@ REPOSITORY = 3  # "github.com/someone/X"
 MAX_COUNT = 4
 LOWER_PENALTY = 3  # defined as "lower-case words (X)": more often field vocabulary than a new name
 MIN_SCORE = 2
-MIN_CLAUSE = 12  # a clause boundary closer to the start than this is not taken
+MIN_CLAUSE = 40  # a clause boundary closer to the start than this is not taken
 CLAUSE_LIMIT = 260  # a gist longer than this is cut anyway
 SCAN_LIMIT = 5000  # characters of the abstract looked at; names and claims come early
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
@@ -31,6 +31,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s+(?=[A-Z\"“(])|$)")
 _ODD_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _SPACES = re.compile(r"\s+")
 _VERSION = re.compile(r"v\d")
+_NAME_GOES_ON = re.compile(r" [A-Z]")
 _NOT_A_NAME = frozenset({"In", "We", "The", "This", "Our", "A", "An", "To", "For", "It", "Here", "These", "That"})
 
 
@@ -133,7 +134,7 @@ def _name_at(text: str, start: int, descriptor: str = "", article_ok: bool = Fal
     words = match.group(0).split(" ")
     while len(words) > 1 and not (words[-1][:1].isupper() or words[-1][:1].isdigit() or _VERSION.match(words[-1])):
         words.pop()
-    if words[0] in _NOT_A_NAME:
+    if words[0] in _NOT_A_NAME or words[-1].endswith(("'s", "’s")):
         return None
     phrase = " ".join(words)
     end = start + len(phrase)
@@ -177,6 +178,9 @@ def _named_after_claim(text: str, start: int) -> Name | None:
     article = _ARTICLE.match(text, start)
     name = _name_at(text, article.end() if article else start, article_ok=bool(article))
     if name:
+        last = name.name.rsplit(" ", 1)[-1]
+        if article and article.group(0) == "the " and not name.expansion and last.lower() in rules.DESCRIPTOR_NOUNS:
+            return name._replace(name="The " + name.name)  # "the Moralization Corpus" is named with its article
         return name
     match = _DESCRIPTOR.match(text, start, start + 100)
     if match and rules.descriptor_before(match.group(0).lower()):
@@ -187,8 +191,9 @@ def _named_after_claim(text: str, start: int) -> Name | None:
     paren = rules.ACRONYM_PAREN.search(text, start, stop)
     if paren and rules.is_coined(paren.group(1)):
         expansion = rules.expansion_before(text, paren.start(), paren.group(1))
-        if expansion and text.find(expansion, start, paren.start()) <= start + 40:
-            return Name(paren.group(1), expansion, paren.end())
+        at = text.find(expansion, start, paren.start())
+        if expansion and at <= start + 40 and not rules.PREPOSITION.search(text, start, at):
+            return Name(paren.group(1), expansion, paren.end())  # not "an approach to Speaker Diarization (SD)"
     return None
 
 
@@ -197,6 +202,20 @@ def _coined_tokens(text: str) -> Counter[str]:
     for token in [t for t in counts if t[-1] == "s" and t[-2:-1].isupper()]:
         counts[token[:-1]] += counts.pop(token)
     return counts
+
+
+def _uses(text: str, name: str) -> int:
+    """How often `name` occurs as a whole word ("PRO-V" is not used in "PRO-V-R1")."""
+    count, at = 0, text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        joined_before = at > 0 and (text[at - 1].isalnum() or text[at - 1] == "-")
+        after = text[end : end + 2]
+        joined_after = after[:1].isalnum() or (after[:1] == "-" and after[1:].isalnum())
+        if not joined_before and not joined_after:
+            count += 1
+        at = text.find(name, end)
+    return count
 
 
 def _first_at(text: str, token: str) -> int:
@@ -235,7 +254,7 @@ def _scored_names(
     for at, length in naming:
         add(_name_at(text, at + length), CLAIMED, at)
     if found:  # a name the paper introduces outranks names seen only by frequency: no need to scan
-        return [((base + min(text.count(n), MAX_COUNT), at), name) for n, (base, at, name) in found.items()]
+        return [((base + min(_uses(text, n), MAX_COUNT), at), name) for n, (base, at, name) in found.items()]
     counts = _coined_tokens(text)
     background_end = claims[0].start if claims else _sentence_end(text, 0)
     for token, count in counts.items():
@@ -248,7 +267,11 @@ def _scored_names(
         end = at + len(token)
         if rules.descriptor_before(before) or rules.APPOSITION_AFTER.match(text, end):
             base = DESCRIBED
-        elif low[end : end + 1] == " " and low[end : end + 20].split(" ", 2)[1:2] in rules.DESCRIPTOR_LISTS:
+        elif (
+            before.endswith(("our ", "proposed ", "a ", "an "))
+            and low[end : end + 1] == " "
+            and low[end : end + 20].split(" ", 2)[1:2] in rules.DESCRIPTOR_LISTS
+        ):
             base = DESCRIBED - 1  # "our X model"
         else:
             base = 0
@@ -267,7 +290,7 @@ def _scored_names(
     if repository and repository not in found:
         add(Name(repository, "", len(text), ""), REPOSITORY, text.find(repository))
     return [
-        ((base + min(counts.get(name) or text.count(name), MAX_COUNT), position), record)
+        ((base + min(counts.get(name) or _uses(text, name), MAX_COUNT), position), record)
         for name, (base, position, record) in found.items()
     ]
 
@@ -277,8 +300,9 @@ def _repository_name(text: str) -> str:
     at = text.find("://")
     while at >= 0:
         match = rules.REPOSITORY.match(text, at + 3)
-        if match and rules.is_coined(match.group(1)):
-            return match.group(1)
+        name = match.group(1).rstrip(".") if match else ""
+        if name and rules.is_coined(name):
+            return name
         at = text.find("://", at + 3)
     return ""
 
@@ -286,6 +310,8 @@ def _repository_name(text: str) -> str:
 def _gist(text: str, name: Name) -> tuple[str, bool]:
     """What follows the name in its sentence: ('a framework for ...', True) for an appositive."""
     rest = text[name.end : _sentence_end(text, name.end)]
+    if rest.startswith(" (") and ")" in rest:  # "X (X-Short), a ..."
+        rest = rest[rest.index(")") + 1 :]
     appositive = rules.APPOSITIVE.match(rest)
     if appositive:
         return _clause(rest[appositive.start(1) :]), True
@@ -302,7 +328,7 @@ def _gist(text: str, name: Name) -> tuple[str, bool]:
     if name.descriptor and not name.expansion:
         return _clause(name.descriptor), True
     noun = rest.split(" ", 2)[1:2]
-    if noun and noun[0].rstrip(",") in rules.DESCRIPTOR_NOUNS:  # "a Trans-XFed architecture that ..."
+    if noun and noun[0].rstrip(",:") in rules.DESCRIPTOR_NOUNS:  # "a Trans-XFed architecture that ..."
         return rules.fix_articles("a " + _clause(rest.strip())), True
     following = text[name.end : name.end + 600]
     for link in (" is a ", " is an ", ", a ", ", an "):
@@ -310,6 +336,9 @@ def _gist(text: str, name: Name) -> tuple[str, bool]:
         if again >= 0:
             rest = following[again + len(name.name) + len(link) - 2 :].lstrip(" ,")
             return _clause(rest[: _sentence_end(rest, 0)]), True
+    verb_phrase = rules.VERB_PHRASE.match(rest)
+    if verb_phrase:  # "Our model, TabFlex, efficiently handles ..." -> "efficiently handles ..."
+        return _clause(rest[verb_phrase.end() :]), False
     return "", False
 
 
@@ -323,10 +352,10 @@ def _with_name(text: str, name: Name, fallback: Callable[[], str]) -> tuple[str,
         if gist:
             return head, f", {gist}" if appositive else f" {gist}"
         return head, ""
-    if not gist:
+    if not gist:  # a bare name says little: add the paper's claim
         gist = fallback()
-        if name.name.lower() in gist.lower():
-            gist = ""
+        if gist.lower().startswith(name.name.lower()):
+            gist = gist[len(name.name) :].lstrip(" ,:")
     return (f"{name.name}: ", gist) if gist else (name.name, "")
 
 
@@ -336,8 +365,8 @@ def _spell_out(text: str, words: str) -> str:
     for match in rules.ABBREVIATION.finditer(words):
         token = match.group(0)
         short = token[:-1] if token[-1] == "s" and token[-2].isupper() else token
-        if short in seen or short in rules.KEEP_SHORT:
-            continue
+        if short in seen or short in rules.KEEP_SHORT or _NAME_GOES_ON.match(words, match.end()):
+            continue  # "OS Agents" is a name of its own
         seen.add(short)
         at = text.find(f" ({short}")
         if at < 0 or text[at + 2 + len(short) : at + 4 + len(short)] not in (")", "s)", ") ", "),", ").", "s)"):
@@ -345,8 +374,11 @@ def _spell_out(text: str, words: str) -> str:
         long = rules.expansion_before(text, at + 1, short)
         if not long or long.count(" ") > 5:
             continue
+        plural_definition = text.startswith("s)", at + 2 + len(short))
         if short != token and not long.endswith("s"):
             long += "s"
+        elif short == token and plural_definition and long.endswith("s"):
+            long = long[:-1]  # "an LLM agent": "large language model", not "... models"
         if long[1:2].islower() and long[1:] == long[1:].lower():
             long = long[0].lower() + long[1:]  # capitalised only as the first word of a sentence
         words = words.replace(token, long, 1)
@@ -412,7 +444,7 @@ def derive_title(plain: str) -> str:
 
     name = _best_name(text, low, claims, naming)
     if name:
-        head, gist = _with_name(text, name, claim_title)
+        head, gist = _with_name(text, name, lambda: claim_title() or _scene_title(text))
     else:
         head, gist = "", claim_title() or _scene_title(text)
     if gist:
