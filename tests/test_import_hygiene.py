@@ -17,6 +17,7 @@ CORE_MODULES = [
     "readlist.core.atomic_storage",
     "readlist.core.backups",
     "readlist.core.changes",
+    "readlist.core.database",
     "readlist.core.db_format",
     "readlist.core.migrations",
     "readlist.core.reattach",

@@ -88,7 +88,7 @@ def run_lane(lane: int, kills: int, directory) -> list[str]:
     finally:
         forker.stdin.close()
         forker.wait(timeout=30)
-    if len(done) < kills:
+    if len(done) < kills // 4:  # the kills must land among writes, not only before the first one
         problems.append(f"lane {lane}: only {len(done)} writes completed in {kills} runs; kills came too early")
     return problems
 

@@ -8,6 +8,7 @@ import os
 import pytest
 
 from readlist.core import atomic_storage
+from readlist.core.database import DatabaseFile
 from readlist.core.paper import Paper
 from readlist.core.store import Store
 
@@ -89,17 +90,17 @@ def test_unreadable_file_is_never_written_over(tmp_path, monkeypatch):
     db = tmp_path / "readlist.json"
     Store(db).set_note(paper(1), "on disk")
     saved = db.read_bytes()
-    real = Store._read_disk
+    real = DatabaseFile._read_disk
 
     def denied(self):
         raise PermissionError(errno.EACCES, "Permission denied", str(db))
 
-    monkeypatch.setattr(Store, "_read_disk", denied)
+    monkeypatch.setattr(DatabaseFile, "_read_disk", denied)
     store = Store(db)
     assert store.notices == [f"cannot read {db} (Permission denied); changes will not be saved"]
     store.toggle_star(paper(2))
     assert store.pending_error and db.read_bytes() == saved
-    monkeypatch.setattr(Store, "_read_disk", real)
+    monkeypatch.setattr(DatabaseFile, "_read_disk", real)
     assert store.flush()
     reopened = Store(db)
     assert reopened.get(paper(1).id).note == "on disk"

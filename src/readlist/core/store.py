@@ -1,15 +1,8 @@
-"""The annotation store: stars, statuses, tags and notes in one TinyDB file that never loses a change.
+"""The annotation store: stars, statuses, tags and notes of papers, saved on every change.
 
-How a change is made safe:
-- every change takes the file lock (`NAME.lock`), re-reads the file if another process replaced it
-  since we last read it (a `stat` comparison), applies the change, and writes the whole database
-  atomically (temp file, fsync, rename, fsync of the directory) before the lock is released;
-- when that write fails (read-only directory, full disk, lock held too long) the change stays in
-  memory, `pending_error` says why, and the next change or `flush()` retries it, re-applying it on
-  top of whatever another process wrote meanwhile;
-- a damaged file (or one from a newer readlist) is never read as empty and never written over: it is
-  moved to `NAME.corrupt-<time>`, the newest good backup is restored, and one line goes to `notices`;
-- up to five backups `NAME.bak-<time>` are kept: at most one per hour, plus one before a migration.
+This is the API the CLI and the TUI use. How each change reaches the disk safely (file lock, atomic
+writes, retries, damaged files, backups) is `database.DatabaseFile`'s job; `Store` turns calls into
+validated changes with log entries, reads annotations back, undoes, and re-attaches moved papers.
 
 Undo works on the file's log, not on this process's history: `undo()` reverts the newest change
 group in the file that has not been undone yet, whichever process (CLI or TUI) made it. An undo is
@@ -27,33 +20,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from filelock import FileLock, Timeout
-from tinydb import TinyDB
-
-from . import backups
 from .annotation import STATUSES, Annotation, Event, snippet_of
-from .atomic_storage import AtomicJSONStorage, atomic_write_bytes, ensure_dir, remove_stale_temps, signature
 from .changes import REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
-from .db_format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, decode, empty_data
-from .migrations import migrate
+from .database import DatabaseFile
 from .paper import Paper, PaperList
 from .reattach import Matcher
 
 __all__ = ["STATUSES", "Annotation", "Event", "Store"]
 
-LOCK_TIMEOUT = 10.0
-
 
 def _utcnow() -> datetime:
     return datetime.now(UTC)
-
-
-def _is_good(raw: bytes) -> bool:
-    try:
-        migrate(decode(raw))
-    except DamagedFile:
-        return False
-    return True
 
 
 class Store:
@@ -61,232 +38,44 @@ class Store:
 
     def __init__(self, path: Path | str, *, now: Callable[[], datetime] | None = None):
         self.path = Path(path).expanduser()
-        self.notices: list[str] = []
-        self.pending_error: str | None = None
         self._now = now or _utcnow
         self._lock = threading.RLock()
-        self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600, poll_interval=0.002)
-        self._storage = AtomicJSONStorage(self.path, empty_data())
-        self._db = TinyDB(storage=lambda: self._storage)
-        self._index: dict[str, int] = {}  # paper id -> document id
-        self._pending: list[Change] = []
-        self._dirty = False  # memory holds something (a migration, a rescued copy) not yet on disk
-        self._disk_version = SCHEMA_VERSION
-        self._blocked: str | None = None  # an existing file we could not read: never write over it
         self._paper_ids: frozenset[str] | None = None
-        self._temps_checked = False
-        with self._lock:
-            self._open()
+        self._file = DatabaseFile(self.path, self._now, self._lock)
+        self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
 
-    # ----- reading the file -------------------------------------------------------------------------
-
-    def _read_disk(self) -> tuple[dict, int, Any]:
-        sig = signature(self.path)
-        data, version = migrate(decode(self.path.read_bytes()))
-        return data, version, sig
-
-    def _install(self, data: dict, version: int, sig: Any) -> None:
-        self._storage.replace_data(data, sig)
-        self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
-        self._disk_version = version
-        self._dirty = version < SCHEMA_VERSION
-        self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
-
-    def _open(self) -> None:
-        try:
-            data, version, sig = self._read_disk()
-        except FileNotFoundError:
-            return
-        except DamagedFile as exc:
-            self._recover(str(exc))
-        except OSError as exc:
-            self._block(f"cannot read {self.path} ({exc.strerror or exc}); changes will not be saved")
-        else:
-            self._install(data, version, sig)
-        if self._dirty:
-            self.flush()  # migrate on disk now, with a backup of the old version
-
-    def _block(self, message: str) -> None:
-        self._blocked = message
-        self.notices.append(message)
-
-    def _recover(self, reason: str) -> None:
-        """Move a damaged file aside and restore the newest good backup, under the lock."""
-        try:
-            with self._file_lock:
-                try:
-                    self._install(*self._read_disk())
-                    return  # another process repaired it meanwhile
-                except FileNotFoundError:
-                    return
-                except DamagedFile as exc:
-                    reason = str(exc)
-                moved = backups.move_aside(self.path, self._now())
-                found = backups.newest_good(self.path, _is_good)
-                if found:
-                    atomic_write_bytes(self.path, found[1])
-                    self._install(*self._read_disk())
-                    outcome = f"restored the backup {found[0].name}"
-                else:
-                    outcome = "found no backup, so started an empty database"
-        except (OSError, Timeout) as exc:
-            self._block(f"{self.path} is damaged ({reason}) and could not be repaired ({_why(exc)})")
-            return
-        self.notices.append(f"{self.path} was damaged ({reason}); moved it to {moved.name} and {outcome}")
-
-    def _sync_locked(self) -> bool:
-        """Holding the file lock: re-read the file if another process changed it. True when reloaded."""
-        if not self._blocked and not self._storage.changed_on_disk():
-            return False
-        try:
-            data, version, sig = self._read_disk()
-        except FileNotFoundError:
-            self._blocked = None
-            self._storage.signature = None
-            self._dirty = True  # the file was removed: write back what we hold
-            return False
-        except DamagedFile as exc:
-            moved = backups.move_aside(self.path, self._now())
-            self.notices.append(
-                f"{self.path} was damaged by another program ({exc}); moved it to {moved.name} "
-                "and wrote back the annotations this readlist holds"
-            )
-            self._blocked = None
-            self._storage.signature = None
-            self._dirty = True
-            return False
-        self._blocked = None
-        self._install(data, version, sig)
-        for change in self._pending:
-            self._apply(change)
-        return True
-
-    # ----- writing ----------------------------------------------------------------------------------
-
-    def _save_locked(self) -> None:
-        if not self._temps_checked:
-            remove_stale_temps(self.path)
-            self._temps_checked = True
-        now = self._now()
-        if self.path.exists():
-            if self._disk_version < SCHEMA_VERSION:
-                backups.make_backup(self.path, now, f"schema{self._disk_version}")
-            elif backups.due(self.path, now):
-                backups.make_backup(self.path, now)
-        self._storage.persist()
-        self._disk_version = SCHEMA_VERSION
-        self._pending.clear()
-        self._dirty = False
-        self.pending_error = None
-
-    def _failed(self, exc: BaseException) -> None:
-        self.pending_error = f"cannot save {self.path}: {_why(exc)}"
-
-    def _apply(self, change: Change) -> None:
-        annotations = self._db.table(ANNOTATIONS, cache_size=0)
-        self._storage.deferred = True
-        try:
-            for old, new in change.renames:
-                doc_id = self._index.get(old)
-                if doc_id is not None and new not in self._index:
-                    self._storage.invalidate(ANNOTATIONS, doc_id)
-                    annotations.update({"id": new}, doc_ids=[doc_id])
-                    self._index[new] = self._index.pop(old)
-            known = {pid: fields for pid, fields in change.sets.items() if pid in self._index}
-            for pid in known:
-                self._storage.invalidate(ANNOTATIONS, self._index[pid])
-            if known:
-                annotations.update(lambda doc: doc.update(known[doc["id"]]), doc_ids=[self._index[p] for p in known])
-            fresh = [pid for pid in change.sets if pid not in self._index]
-            if fresh:
-                docs = [Annotation(pid, created=change.sets[pid].get("updated")).to_doc() for pid in fresh]
-                for doc in docs:
-                    doc.update(change.sets[doc["id"]])
-                self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
-            if change.events:
-                self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
-        finally:
-            self._storage.deferred = False
-
-    def _commit(self, build: Callable[[], tuple[Any, Change | None]]) -> Any:
-        """Lock, catch up with the file, build the change against fresh data, apply it and save it."""
-        with self._lock:
-            locked, error = False, None
-            try:
-                ensure_dir(self.path.parent)
-                self._file_lock.acquire()
-                locked = True
-                self._sync_locked()
-            except (OSError, Timeout) as exc:
-                error = exc
-            try:
-                result, change = build()
-                if change is not None:
-                    self._apply(change)
-                    self._pending.append(change)
-                if self._pending or self._dirty:
-                    if error is None and self._blocked:
-                        error = OSError(f"{self.path} could not be read, so it is not written over")
-                    if error is None:
-                        try:
-                            self._save_locked()
-                        except OSError as exc:
-                            error = exc
-                    if error is not None:
-                        self._failed(error)
-                return result
-            finally:
-                if locked:
-                    self._file_lock.release()
+    @property
+    def pending_error(self) -> str | None:
+        """Why the last write failed, while changes wait in memory; None when everything is on disk."""
+        return self._file.pending_error
 
     def flush(self) -> bool:
         """Retry writing changes that failed to save. True when everything is on disk."""
-        with self._lock:
-            if not self._pending and not self._dirty:
-                return True
-            self._commit(lambda: (None, None))
-            return not self._pending and not self._dirty
+        return self._file.flush()
 
     def reload_if_changed(self) -> bool:
         """True when another process changed the file since we last read it (and we now show its data)."""
-        with self._lock:
-            if not self._blocked and not self._storage.changed_on_disk():
-                return False
-            notices = len(self.notices)
-            try:
-                with self._file_lock:
-                    reloaded = self._sync_locked()
-                    if self._dirty or self._pending:
-                        self._save_locked()
-            except (OSError, Timeout) as exc:
-                self._failed(exc)
-                return False
-            return reloaded or len(self.notices) > notices
+        return self._file.reload_if_changed()
 
     # ----- reading annotations ----------------------------------------------------------------------
 
     def get(self, paper_id: str) -> Annotation:
         with self._lock:
-            doc_id = self._index.get(paper_id)
-            if doc_id is None:
-                return Annotation(paper_id)
-            return Annotation.from_doc(self._storage.data[ANNOTATIONS][str(doc_id)])
+            doc = self._file.doc(paper_id)
+            return Annotation(paper_id) if doc is None else Annotation.from_doc(doc)
 
     def all(self) -> dict[str, Annotation]:
         with self._lock:
-            docs = self._storage.data[ANNOTATIONS]
-            return {pid: Annotation.from_doc(docs[str(doc_id)]) for pid, doc_id in self._index.items()}
+            return {pid: Annotation.from_doc(doc) for pid, doc in self._file.docs().items()}
 
     def events(self, limit: int | None = None) -> list[Event]:
         """The change log, newest first."""
         with self._lock:
-            table = self._storage.data[EVENTS]
-            keys = sorted(table, key=int, reverse=True)[:limit]
-            return [Event.from_doc(table[key]) for key in keys]
+            return [Event.from_doc(doc) for doc in self._file.event_docs(limit)]
 
     def tag_counts(self) -> dict[str, int]:
         with self._lock:
-            counts = Counter(tag for doc in self._storage.data[ANNOTATIONS].values() for tag in doc.get("tags", ()))
+            counts = Counter(tag for doc in self._file.docs().values() for tag in doc.get("tags", ()))
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold())))
 
     def orphans(self) -> list[Annotation]:
@@ -324,7 +113,7 @@ class Store:
 
     def _update_from(self, paper: Paper, wanted: Callable[[Annotation], dict[str, Any]]) -> Annotation:
         """Change one paper with values computed from its current annotation, read after catching up."""
-        self._commit(lambda: (None, self._changes_for([(paper, wanted(self.get(paper.id)))])))
+        self._file.commit(lambda: (None, self._changes_for([(paper, wanted(self.get(paper.id)))])))
         return self.get(paper.id)
 
     def update_many(self, papers: Sequence[Paper], **changes: Any) -> int:
@@ -336,7 +125,7 @@ class Store:
             change = self._changes_for((paper, wanted) for paper in unique)
             return (len(change.sets) if change else 0), change
 
-        return self._commit(build)
+        return self._file.commit(build)
 
     def toggle_star(self, paper: Paper) -> Annotation:
         return self._update_from(paper, lambda current: {"starred": not current.starred})
@@ -360,8 +149,7 @@ class Store:
         """Revert the newest change group in the file not undone yet; a one-line description, or None."""
 
         def build():
-            table = self._storage.data[EVENTS]
-            plan = plan_undo(table[key] for key in sorted(table, key=int, reverse=True))
+            plan = plan_undo(self._file.event_docs())
             if plan is None:
                 return None, None
             now, group = iso(self._now()), uuid.uuid4().hex[:12]
@@ -381,7 +169,7 @@ class Store:
                 return f"undid {first.describe()} on {self.get(next(iter(plan.restore))).label()!r}", change
             return f"undid {first.describe()} on {len(plan.restore)} papers", change
 
-        return self._commit(build)
+        return self._file.commit(build)
 
     def reconcile(self, papers: PaperList) -> list[str]:
         """Re-attach annotations whose paper text changed (new id); keep the rest as orphans. Never deletes."""
@@ -418,26 +206,13 @@ class Store:
             self._paper_ids = frozenset(by_id)
             return None, (change if change.sets or change.renames else None)
 
-        self._commit(build) if self._needs_reconcile(by_id) else self._remember(by_id)
+        self._file.commit(build) if self._needs_reconcile(by_id) else self._remember(by_id)
         return messages
 
     def _needs_reconcile(self, by_id: dict[str, Paper]) -> bool:
         with self._lock:
-            docs = self._storage.data[ANNOTATIONS]
-            return any(pid not in by_id or not docs[str(doc_id)].get("snippet") for pid, doc_id in self._index.items())
+            return any(pid not in by_id or not doc.get("snippet") for pid, doc in self._file.docs().items())
 
     def _remember(self, by_id: dict[str, Paper]) -> None:
         with self._lock:
             self._paper_ids = frozenset(by_id)
-
-
-def _doc_key(item: tuple[str, dict]) -> int:
-    return int(item[0])
-
-
-def _why(exc: BaseException) -> str:
-    if isinstance(exc, Timeout):
-        return "the database is locked by another readlist"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror + (f": {exc.filename}" if exc.filename else "")
-    return str(exc) or type(exc).__name__

@@ -1,0 +1,275 @@
+"""The database file's protocol: lock, catch up with other writers, change, write atomically, retry on failure.
+
+- every change takes the file lock (`NAME.lock`), re-reads the file if another process replaced it
+  since we last read it (a `stat` comparison), applies the change, and writes the whole database
+  atomically (temp file, fsync, rename, fsync of the directory) before the lock is released;
+- when that write fails (read-only directory, full disk, lock held too long) the change stays in
+  memory, `pending_error` says why, and the next change or `flush()` retries it, re-applying it on
+  top of whatever another process wrote meanwhile;
+- a damaged file (or one from a newer readlist) is never read as empty and never written over: it is
+  moved to `NAME.corrupt-<time>`, the newest good backup is restored, and one line goes to `notices`;
+- up to five backups `NAME.bak-<time>` are kept: at most one per hour, plus one before a migration.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+from tinydb import TinyDB
+
+from . import backups
+from .annotation import Annotation
+from .atomic_storage import AtomicJSONStorage, atomic_write_bytes, ensure_dir, remove_stale_temps, signature
+from .changes import Change
+from .db_format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, decode, empty_data
+from .migrations import migrate
+
+LOCK_TIMEOUT = 10.0
+
+
+def _is_good(raw: bytes) -> bool:
+    try:
+        migrate(decode(raw))
+    except DamagedFile:
+        return False
+    return True
+
+
+class DatabaseFile:
+    """The TinyDB data of one file, kept in memory and in step with the disk. Only the store uses it."""
+
+    def __init__(self, path: Path, now: Callable[[], datetime], lock: threading.RLock):
+        self.path = path
+        self.notices: list[str] = []
+        self.pending_error: str | None = None
+        self._now = now
+        self._lock = lock
+        self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600, poll_interval=0.002)
+        self._storage = AtomicJSONStorage(self.path, empty_data())
+        self._db = TinyDB(storage=lambda: self._storage)
+        self._index: dict[str, int] = {}  # paper id -> document id
+        self._pending: list[Change] = []
+        self._dirty = False  # memory holds something (a migration, a rescued copy) not yet on disk
+        self._disk_version = SCHEMA_VERSION
+        self._blocked: str | None = None  # an existing file we could not read: never write over it
+        self._temps_checked = False
+        with self._lock:
+            self._open()
+
+    # ----- what the store reads (call while holding the lock) -----------------------------------------
+
+    def doc(self, paper_id: str) -> dict | None:
+        doc_id = self._index.get(paper_id)
+        return None if doc_id is None else self._storage.data[ANNOTATIONS][str(doc_id)]
+
+    def docs(self) -> dict[str, dict]:
+        """Annotation documents by paper id."""
+        table = self._storage.data[ANNOTATIONS]
+        return {pid: table[str(doc_id)] for pid, doc_id in self._index.items()}
+
+    def event_docs(self, limit: int | None = None) -> list[dict]:
+        """Log documents, newest first."""
+        table = self._storage.data[EVENTS]
+        return [table[key] for key in sorted(table, key=int, reverse=True)[:limit]]
+
+    # ----- reading the file -------------------------------------------------------------------------
+
+    def _read_disk(self) -> tuple[dict, int, Any]:
+        sig = signature(self.path)
+        data, version = migrate(decode(self.path.read_bytes()))
+        return data, version, sig
+
+    def _install(self, data: dict, version: int, sig: Any) -> None:
+        self._storage.replace_data(data, sig)
+        self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
+        self._disk_version = version
+        self._dirty = version < SCHEMA_VERSION
+        self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
+
+    def _open(self) -> None:
+        try:
+            data, version, sig = self._read_disk()
+        except FileNotFoundError:
+            return
+        except DamagedFile as exc:
+            self._recover(str(exc))
+        except OSError as exc:
+            self._block(f"cannot read {self.path} ({exc.strerror or exc}); changes will not be saved")
+        else:
+            self._install(data, version, sig)
+        if self._dirty:
+            self.flush()  # migrate on disk now, with a backup of the old version
+
+    def _block(self, message: str) -> None:
+        self._blocked = message
+        self.notices.append(message)
+
+    def _recover(self, reason: str) -> None:
+        """Move a damaged file aside and restore the newest good backup, under the lock."""
+        try:
+            with self._file_lock:
+                try:
+                    self._install(*self._read_disk())
+                    return  # another process repaired it meanwhile
+                except FileNotFoundError:
+                    return
+                except DamagedFile as exc:
+                    reason = str(exc)
+                moved = backups.move_aside(self.path, self._now())
+                found = backups.newest_good(self.path, _is_good)
+                if found:
+                    atomic_write_bytes(self.path, found[1])
+                    self._install(*self._read_disk())
+                    outcome = f"restored the backup {found[0].name}"
+                else:
+                    outcome = "found no backup, so started an empty database"
+        except (OSError, Timeout) as exc:
+            self._block(f"{self.path} is damaged ({reason}) and could not be repaired ({_why(exc)})")
+            return
+        self.notices.append(f"{self.path} was damaged ({reason}); moved it to {moved.name} and {outcome}")
+
+    def _sync_locked(self) -> bool:
+        """Holding the file lock: re-read the file if another process changed it. True when reloaded."""
+        if not self._blocked and not self._storage.changed_on_disk():
+            return False
+        try:
+            data, version, sig = self._read_disk()
+        except FileNotFoundError:
+            self._blocked = None
+            self._storage.signature = None
+            self._dirty = True  # the file was removed: write back what we hold
+            return False
+        except DamagedFile as exc:
+            moved = backups.move_aside(self.path, self._now())
+            self.notices.append(
+                f"{self.path} was damaged by another program ({exc}); moved it to {moved.name} "
+                "and wrote back the annotations this readlist holds"
+            )
+            self._blocked = None
+            self._storage.signature = None
+            self._dirty = True
+            return False
+        self._blocked = None
+        self._install(data, version, sig)
+        for change in self._pending:
+            self._apply(change)
+        return True
+
+    # ----- writing ----------------------------------------------------------------------------------
+
+    def _save_locked(self) -> None:
+        if not self._temps_checked:
+            remove_stale_temps(self.path)
+            self._temps_checked = True
+        now = self._now()
+        if self.path.exists():
+            if self._disk_version < SCHEMA_VERSION:
+                backups.make_backup(self.path, now, f"schema{self._disk_version}")
+            elif backups.due(self.path, now):
+                backups.make_backup(self.path, now)
+        self._storage.persist()
+        self._disk_version = SCHEMA_VERSION
+        self._pending.clear()
+        self._dirty = False
+        self.pending_error = None
+
+    def _failed(self, exc: BaseException) -> None:
+        self.pending_error = f"cannot save {self.path}: {_why(exc)}"
+
+    def _apply(self, change: Change) -> None:
+        annotations = self._db.table(ANNOTATIONS, cache_size=0)
+        self._storage.deferred = True
+        try:
+            for old, new in change.renames:
+                doc_id = self._index.get(old)
+                if doc_id is not None and new not in self._index:
+                    self._storage.invalidate(ANNOTATIONS, doc_id)
+                    annotations.update({"id": new}, doc_ids=[doc_id])
+                    self._index[new] = self._index.pop(old)
+            known = {pid: fields for pid, fields in change.sets.items() if pid in self._index}
+            for pid in known:
+                self._storage.invalidate(ANNOTATIONS, self._index[pid])
+            if known:
+                annotations.update(lambda doc: doc.update(known[doc["id"]]), doc_ids=[self._index[p] for p in known])
+            fresh = [pid for pid in change.sets if pid not in self._index]
+            if fresh:
+                docs = [Annotation(pid, created=change.sets[pid].get("updated")).to_doc() for pid in fresh]
+                for doc in docs:
+                    doc.update(change.sets[doc["id"]])
+                self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
+            if change.events:
+                self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
+        finally:
+            self._storage.deferred = False
+
+    def commit(self, build: Callable[[], tuple[Any, Change | None]]) -> Any:
+        """Lock, catch up with the file, build the change against fresh data, apply it and save it."""
+        with self._lock:
+            locked, error = False, None
+            try:
+                ensure_dir(self.path.parent)
+                self._file_lock.acquire()
+                locked = True
+                self._sync_locked()
+            except (OSError, Timeout) as exc:
+                error = exc
+            try:
+                result, change = build()
+                if change is not None:
+                    self._apply(change)
+                    self._pending.append(change)
+                if self._pending or self._dirty:
+                    if error is None and self._blocked:
+                        error = OSError(f"{self.path} could not be read, so it is not written over")
+                    if error is None:
+                        try:
+                            self._save_locked()
+                        except OSError as exc:
+                            error = exc
+                    if error is not None:
+                        self._failed(error)
+                return result
+            finally:
+                if locked:
+                    self._file_lock.release()
+
+    def flush(self) -> bool:
+        """Retry writing changes that failed to save. True when everything is on disk."""
+        with self._lock:
+            if not self._pending and not self._dirty:
+                return True
+            self.commit(lambda: (None, None))
+            return not self._pending and not self._dirty
+
+    def reload_if_changed(self) -> bool:
+        """True when another process changed the file since we last read it (and we now show its data)."""
+        with self._lock:
+            if not self._blocked and not self._storage.changed_on_disk():
+                return False
+            notices = len(self.notices)
+            try:
+                with self._file_lock:
+                    reloaded = self._sync_locked()
+                    if self._dirty or self._pending:
+                        self._save_locked()
+            except (OSError, Timeout) as exc:
+                self._failed(exc)
+                return False
+            return reloaded or len(self.notices) > notices
+
+
+def _doc_key(item: tuple[str, dict]) -> int:
+    return int(item[0])
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, Timeout):
+        return "the database is locked by another readlist"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror + (f": {exc.filename}" if exc.filename else "")
+    return str(exc) or type(exc).__name__
