@@ -62,7 +62,7 @@ SUBJECT_STARTS = (
     (" and propos", ("",)),
     (" and introduc", ("",)),
 )
-NAMING_WORDS = ("called ", "named ", "dubbed ", "termed ", "namely ", "referred to as ")
+NAMING_WORDS = ("called ", "named ", "dubbed ", "termed ", "namely ", "referred to as ", "known as ")
 WE_NAMING = (
     "call it ",
     "call ",
@@ -212,7 +212,7 @@ MAKING = re.compile(r"(?:proposing|introducing|presenting|developing|designing|b
 # Abbreviations in a gist that may be spelled out from the abstract's own definition.
 ABBREVIATION = re.compile(r"\b[A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*\b")
 KEEP_SHORT = frozenset({"AI", "GPT", "BERT", "CLIP", "GPU", "CPU", "API", "URL", "SQL", "JSON", "PDF", "IoT"})
-THAT_FILLER = re.compile(r"^(?:that|how|whether)\s+(?=\S)", re.IGNORECASE)
+THAT_FILLER = re.compile(r"^(?:that|how|whether),?\s+(?=\S)", re.IGNORECASE)
 
 
 @lru_cache(maxsize=8192)
@@ -241,7 +241,7 @@ def fix_articles(text: str) -> str:
 
 def initials_match(short: str, long: str) -> bool:
     """Schwartz-Hearst: the short form's letters appear in order in the long form, first at a word start."""
-    letters = [ch.lower() for ch in short if ch.isalnum()]
+    letters = [ch.lower() for ch in short if ch.isalpha()]  # "M3PO": digits count letters, they are not ones
     words = long.split()
     if not letters or len(words) > len(letters) + 5 or not long[:1].isalnum():
         return False

@@ -17,7 +17,6 @@ from . import title_rules as rules
 MAX_TITLE = 90
 # Name scores: a base for how the name is introduced, plus how often it is used (at most 4).
 CLAIMED = 4  # "we propose X", "called X"
-FIRST_BONUS = 0  # the first name a contribution verb introduces (measured: no help)
 DESCRIBED = 3  # "a new benchmark, X"
 REPOSITORY = 3  # "github.com/someone/X"
 MAX_COUNT = 4
@@ -123,6 +122,9 @@ def _claims(low: str) -> tuple[list[Claim], list[tuple[int, int]]]:
             at = low.find(word, claim.end, stop)
             if at > 0 and low[at - 1] == " ":
                 naming.append((at, len(word)))
+    at = low.find("our proposed ")
+    if at >= 0:
+        naming.append((at, 13))
     return claims, naming
 
 
@@ -150,7 +152,9 @@ def _name_at(text: str, start: int, descriptor: str = "", article_ok: bool = Fal
     paren = rules.ACRONYM_PAREN.match(text, end)
     if paren:
         inner = paren.group(1)
-        if " " in phrase and rules.initials_match(inner, phrase):
+        if " " in phrase and (
+            rules.initials_match(inner, phrase) or (rules.is_coined(inner) and inner[0] == phrase[0])
+        ):  # "Position-Aware Confidence-Calibrated Sampling (PC-Sampler)" too
             return Name(inner, phrase, paren.end(), descriptor)
     expansion, end = _expansion_after(text, end, phrase)
     return Name(phrase, expansion, end, descriptor)
@@ -183,9 +187,10 @@ def _named_after_claim(text: str, start: int) -> Name | None:
             return name._replace(name="The " + name.name)  # "the Moralization Corpus" is named with its article
         return name
     match = _DESCRIPTOR.match(text, start, start + 100)
-    if match and rules.descriptor_before(match.group(0).lower()):
+    if match:
         name = _name_at(text, match.end(), match.group(1))
-        if name:
+        # "a novel framework, X" or, whatever the noun, "a new draft of licenses, ModelGo Licenses (MGLs)"
+        if name and (rules.descriptor_before(match.group(0).lower()) or name.expansion or rules.is_coined(name.name)):
             return name
     stop = min(_sentence_end(text, start), start + 140)
     paren = rules.ACRONYM_PAREN.search(text, start, stop)
@@ -237,8 +242,8 @@ def _best_name(text: str, low: str, claims: list[Claim], naming: list[tuple[int,
 def _scored_names(
     text: str, low: str, claims: list[Claim], naming: list[tuple[int, int]]
 ) -> list[tuple[tuple[int, int], Name]]:
-    """Candidate names of the paper, scored: introduced by a contribution verb, a naming word or a descriptor
-    noun, and used again; the first thing a paper says it proposes is usually what its title names."""
+    """Candidate names of the paper, scored by how they are introduced (a contribution verb, a naming word,
+    a descriptor noun, a repository) plus how often they are used; ties go to the earliest."""
     found: dict[str, tuple[int, int, Name]] = {}  # name -> (base, -position, Name)
 
     def add(name: Name | None, base: int, at: int) -> None:
@@ -250,7 +255,7 @@ def _scored_names(
 
     for claim in claims:
         if claim.verb in rules.MAKE_VERBS:
-            add(_named_after_claim(text, claim.end), CLAIMED + (FIRST_BONUS if not found else 0), claim.end)
+            add(_named_after_claim(text, claim.end), CLAIMED, claim.end)
     for at, length in naming:
         add(_name_at(text, at + length), CLAIMED, at)
     if found:  # a name the paper introduces outranks names seen only by frequency: no need to scan
@@ -449,4 +454,6 @@ def derive_title(plain: str) -> str:
         head, gist = "", claim_title() or _scene_title(text)
     if gist:
         gist = _spell_out(text, gist)
+    if not head and low.find("position paper", 0, 400) >= 0:
+        head = "Position: "  # the convention for position papers
     return cut(_tidy(head + gist))
