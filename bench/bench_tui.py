@@ -56,6 +56,7 @@ async def main(path, mode, keys, query):
         main = app.main_screen
         while main.index is None:
             await asyncio.sleep(0.05)
+        await asyncio.to_thread(app.related_index)  # steady state: no index being built in the background
         await pilot.pause()
         if mode == "nav":
             costs = []
@@ -87,10 +88,11 @@ QUERIES = ["langauge model", "reinforcement", "graph neural"]
 
 
 def child(path: Path, mode: str, keys: int = 0, query: str = "") -> dict:
-    out = subprocess.run(
-        [sys.executable, "-c", CHILD, str(path), mode, str(keys), query], capture_output=True, text=True, check=True
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    args = [sys.executable, "-c", CHILD, str(path), mode, str(keys), query]
+    proc = subprocess.run(args, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"bench child failed on {path} ({mode}):\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:

@@ -17,9 +17,8 @@ from ..widgets.paper_list import PaperList, RowLook
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotating import AnnotatingMixin
-from .navigating import NavigatingMixin
+from .navigating import FILTERS, NavigatingMixin
 
-FILTERS = ("all", "unread", "reading", "read", "starred")
 NARROW = 100
 
 
@@ -184,10 +183,10 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
 
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:
-        from ...core.search import SearchIndex
+        from ...core.index_cache import load_or_build
 
         worker = get_current_worker()
-        index = SearchIndex.build(self.papers.papers, cancelled=worker.cancelled_event)
+        index = load_or_build(self.papers.papers, cancelled=worker.cancelled_event)
         if not worker.is_cancelled:
             self.app.call_from_thread(self.index_ready, index)
 

@@ -8,14 +8,18 @@ from textual import work
 from textual.worker import get_current_worker
 
 from ..widgets.detail import DetailPane
+from ..widgets.detail_body import DetailBody
 from ..widgets.paper_list import PaperList
 from ..widgets.search_bar import SearchBar
 
 FILTERS = ("all", "unread", "reading", "read", "starred")
+RELATED_DELAY = 0.2  # seconds the cursor must rest on a paper before related papers are looked up
 
 
 class NavigatingMixin:
     """Cursor, focus, filter, links, clipboard, related papers."""
+
+    _related_timer = None
 
     @property
     def paper_list(self) -> PaperList:
@@ -52,9 +56,9 @@ class NavigatingMixin:
         if self.has_class("narrow"):
             showing = not self.has_class("show-detail")
             self.set_class(showing, "show-detail")
-            (self.query_one(DetailPane) if showing else self.paper_list).focus()
+            (self.query_one(DetailBody) if showing else self.paper_list).focus()
         else:
-            self.query_one(DetailPane).focus()
+            self.query_one(DetailBody).focus()
 
     def action_close_detail(self) -> None:
         self.set_class(False, "show-detail")
@@ -119,9 +123,12 @@ class NavigatingMixin:
         self.app.push_screen(ProgressScreen(self.papers))
 
     def load_related(self, position: int) -> None:
+        """Look for related papers once the cursor rests, not for every paper it passes over."""
         self.query_one(DetailPane).show_related([], [])
+        if self._related_timer is not None:
+            self._related_timer.stop()
         if len(self.papers.papers) > 1:
-            self.find_related(position)
+            self._related_timer = self.set_timer(RELATED_DELAY, lambda: self.find_related(position))
 
     @work(thread=True, exclusive=True, group="related")
     def find_related(self, position: int) -> None:

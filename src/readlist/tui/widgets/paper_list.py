@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
 from textual.geometry import Size
@@ -56,7 +57,7 @@ class PaperList(ScrollView, can_focus=True):
         "paper-list--divider",
     }
 
-    cursor: reactive[int] = reactive(0, always_update=True, init=False)
+    cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
     class Highlighted(Message):
         """The cursor moved to another paper (position into the paper list, or None when empty)."""
@@ -80,6 +81,7 @@ class PaperList(ScrollView, can_focus=True):
         self.full_matches: int | None = None  # rows before this index match every word
         self.spans: Spans | None = None
         self._last_highlight: int | None = -1
+        self._styles: dict[str, Style] = {}
 
     # -- data -------------------------------------------------------------------------------
     def set_view(
@@ -195,21 +197,33 @@ class PaperList(ScrollView, can_focus=True):
         self.virtual_size = Size(self.size.width, self.row_count)
 
     # -- drawing -----------------------------------------------------------------------------
+    def style_of(self, part: str) -> Style:
+        """Component styles, looked up once per theme/CSS change rather than once per row."""
+        style = self._styles.get(part)
+        if style is None:
+            style = self.rich_style if not part else self.get_component_rich_style(f"paper-list--{part}")
+            self._styles[part] = style
+        return style
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles.clear()
+
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.style_of("")
         if row >= self.row_count:
             return Strip.blank(width, base)
         position = self.position_at(row)
         if position is None:
-            style = self.get_component_rich_style("paper-list--divider")
+            style = self.style_of("divider")
             label = " partial matches (miss a word) "
             line = Text(label.center(width, "─"), style=style)
             return Strip(line.render(self.app.console), width).crop(0, width)
         text = self.render_row(position, width)
         if row == self.cursor:
-            text.stylize(self.get_component_rich_style("paper-list--cursor"))
+            text.stylize(self.style_of("cursor"))
         segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
         return Strip(segments).adjust_cell_length(width, base)
 
@@ -218,8 +232,8 @@ class PaperList(ScrollView, can_focus=True):
         look = self.look(paper)
         star, status, status_class = row_marks(look.starred, look.status)
         text = Text(no_wrap=True, overflow="ellipsis", end="")
-        text.append(star, self.get_component_rich_style("paper-list--star"))
-        text.append(status, self.get_component_rich_style(f"paper-list--{status_class}"))
+        text.append(star, self.style_of("star"))
+        text.append(status, self.style_of(status_class))
         text.append(" ")
         title = safe(look.title or paper.title)
         tags = ("  " + " ".join(f"#{safe(tag)}" for tag in look.tags)) if look.tags else ""
@@ -227,10 +241,10 @@ class PaperList(ScrollView, can_focus=True):
         shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
         title_text = Text(shown)
         if self.spans is not None:
-            match_style = self.get_component_rich_style("paper-list--match")
+            match_style = self.style_of("match")
             for start, end in self.spans(shown):
                 title_text.stylize(match_style, start, end)
         text.append_text(title_text)
         if tags:
-            text.append(tags[: width - 4 - len(shown)], self.get_component_rich_style("paper-list--tags"))
+            text.append(tags[: width - 4 - len(shown)], self.style_of("tags"))
         return text

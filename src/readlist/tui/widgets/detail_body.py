@@ -1,0 +1,62 @@
+"""The scrolling text of the detail pane, drawn with the Line API.
+
+A `Static` inside a scroll container costs a full screen layout every time the highlighted
+paper changes (its height changes); here the wrapped lines are computed once per paper and
+width, and changing paper only swaps them.
+"""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class DetailBody(ScrollView, can_focus=True):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self._text = Text()
+        self._lines: list[Strip] = []
+        self._width = 0
+
+    @property
+    def plain(self) -> str:
+        return self._text.plain
+
+    def set_text(self, text: Text) -> None:
+        self._text = text
+        self._rewrap(self.scrollable_content_region.width)
+        self.scroll_to(0, 0, animate=False, immediate=True)
+        self.refresh()
+
+    def _rewrap(self, width: int) -> None:
+        self._width = width
+        if width <= 0:
+            self._lines = []
+            return
+        console = self.app.console
+        self._lines = [
+            Strip([Segment(seg.text, seg.style) for seg in line.render(console) if seg.text != "\n"])
+            for line in self._text.wrap(console, max(width - 1, 1), overflow="fold")  # a column off the bar
+        ]
+        # Set the scrollable size without a screen-wide layout pass (the gutter is stable).
+        self.set_reactive(Widget.virtual_size, Size(width, len(self._lines)))
+        self._refresh_scrollbars()
+
+    def on_resize(self) -> None:
+        width = self.scrollable_content_region.width
+        if width != self._width:
+            self._rewrap(width)
+            self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        row = int(self.scroll_offset.y) + y
+        width = self.scrollable_content_region.width
+        base: Style = self.rich_style
+        if row >= len(self._lines):
+            return Strip.blank(width, base)
+        return self._lines[row].apply_style(base).adjust_cell_length(width, base)
