@@ -1,0 +1,34 @@
+"""Cutting an abstract's sentences down to a title's worth: sentence ends and first clauses."""
+
+from __future__ import annotations
+
+import re
+
+from . import title_rules as rules
+
+MIN_CLAUSE = 40  # a clause boundary closer to the start than this is not taken
+CLAUSE_LIMIT = 260  # a clause longer than this is cut anyway
+_SENTENCE_END = re.compile(r"[.!?](?:\s+(?=[A-Z\"“(])|$)")
+
+
+def sentence_end(text: str, start: int) -> int:
+    match = _SENTENCE_END.search(text, start)
+    return match.start() if match else len(text)
+
+
+def first_clause(text: str) -> str:
+    """The first clause of `text`, without parentheticals and promotional adjectives."""
+    text = text[:CLAUSE_LIMIT]
+    match = rules.CLAUSE_END.search(text, MIN_CLAUSE)
+    if match:
+        text = text[: match.start()]
+    if "(" in text:
+        text = rules.PAREN.sub("", text)
+    lowered = text.lower()
+    if any(hint in lowered for hint in rules.FLUFF_HINTS):
+        text = rules.fix_articles(rules.FLUFF.sub("", text))
+    return text.strip(" ,;:.-–—\"”'(")
+
+
+def capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
