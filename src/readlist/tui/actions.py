@@ -78,6 +78,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("R", "mark_view_read", "All read", "Mark every paper in the view read (asks first)", "Annotate", show=False),
     # Elsewhere
     Action("o", "open_link", "Open link", "Open the paper's first link in the browser", "Other", show=False),
+    Action("x", "export", "Export", "Export notes: Markdown, JSON, CSV or BibTeX", "Other", show=False),
     Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False),
     Action("question_mark", "help", "Help", "Show all keys", "Other"),
     Action("q", "quit", "Quit", "Quit readlist", "Other"),

@@ -17,12 +17,14 @@ from ..widgets.paper_list import PaperList, RowLook
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotating import AnnotatingMixin
+from .exporting import ExportingMixin
+from .missing import missing_text
 from .navigating import FILTERS, NavigatingMixin
 
 NARROW = 100
 
 
-class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
+class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     BINDINGS = bindings()
 
     search_text: reactive[str] = reactive("", init=False)
@@ -37,6 +39,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
         self.search_error: str | None = None
         self._result = None
         self._pending_select: str | None = paper_id
+        self.showing_missing = False
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -120,6 +123,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
     def empty_message(self) -> str:
         if not self.papers.papers:
             return f"No papers in {self.papers.path} — add abstracts separated by blank lines."
+        if self.showing_missing:
+            return "Annotations of papers no longer in the file are listed on the left — Esc clears the search"
         if self.search_error:
             return f"{self.search_error} — Esc clears the search"
         if self.search_text.strip():
@@ -142,6 +147,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
     def refresh_view(self) -> None:
         text = self.effective_query()
         if not text:
+            self.showing_missing = False
             self._result = None
             self.matches = None
             self.search_error = None
@@ -164,6 +170,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
         self._result = result
         self.search_error = result.error
         self.matches = len(result.positions)
+        self.showing_missing = result.missing
         self.apply_positions(result.positions, result.spans if self.search_text.strip() else None, result.full_matches)
 
     def apply_positions(self, positions, spans, full_matches) -> None:
@@ -175,7 +182,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, Screen):
             self._pending_select = None
         paper_list.set_view(positions, spans, full_matches, keep=keep)
         empty = self.query_one("#empty", Static)
-        empty.update(self.empty_message() if not positions else "")
+        empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else self.empty_message())
         empty.display = not positions
         paper_list.display = bool(positions)
         self.refresh_header()

@@ -1,0 +1,42 @@
+"""The export command of the main screen."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class ExportingMixin:
+    """The palette's export command: the view's papers when searching or filtering, else the annotated ones."""
+
+    def action_export(self) -> None:
+        from .export import ExportScreen
+
+        filtered = bool(self.effective_query())
+        what = f"the {self.paper_list.row_count} papers in this view" if filtered else "annotated papers"
+        self.app.push_screen(ExportScreen(what, Path.cwd()), lambda choice: self._export(choice, filtered))
+
+    def _export(self, choice, filtered: bool, force: bool = False) -> None:
+        from ...core.export import ExportExistsError, export, select, write_atomic
+        from .confirm import ConfirmScreen
+
+        if choice is None:
+            return
+        fmt, path = choice
+        notes = self.app.store.all()
+        if filtered:
+            rows = (self.paper_list.position_at(row) for row in range(self.paper_list.row_count))
+            papers = [self.papers.papers[pos] for pos in sorted(p for p in rows if p is not None)]
+        else:
+            papers = select(self.papers.papers, notes)
+        try:
+            write_atomic(path, export(papers, notes, fmt), force=force)
+        except ExportExistsError:
+            self.app.push_screen(
+                ConfirmScreen(f"{path} exists. Overwrite it?"),
+                lambda yes: self._export(choice, filtered, force=True) if yes else None,
+            )
+            return
+        except OSError as exc:
+            self.notify(f"{path}: cannot write ({exc.strerror or exc})", severity="error", markup=False)
+            return
+        self.notify(f"Exported {len(papers)} paper(s) to {path}", markup=False, timeout=4)

@@ -1,0 +1,29 @@
+"""`is:missing`: annotations whose paper is no longer in the file, kept and shown, never deleted."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+
+from ..display import STATUS_MARKS, safe
+
+
+def missing_text(orphans: Sequence) -> Text:
+    if not orphans:
+        return Text("No missing papers: every annotation belongs to a paper in this file. Esc clears the search.")
+    text = Text()
+    text.append(f"{len(orphans)} annotated paper(s) are no longer in this file. ", "bold")
+    text.append("Their annotations are kept; `readlist export --format json` saves them.\n\n", "dim")
+    for note in orphans:
+        mark, _ = STATUS_MARKS.get(note.status, STATUS_MARKS["unread"])
+        text.append("★" if note.starred else " ", "yellow")
+        text.append(f"{mark} {note.id}  ")
+        text.append(safe(note.title or note.snippet or "(no text kept)")[:200])
+        if note.tags:
+            text.append("  " + " ".join(f"#{safe(tag)}" for tag in note.tags), "cyan")
+        if note.note.strip():
+            text.append("\n    note: ", "bold")
+            text.append(safe(note.note)[:300])
+        text.append("\n")
+    return text

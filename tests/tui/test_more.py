@@ -1,0 +1,139 @@
+"""Search highlighting, related papers, export, missing papers and write failures, seen from the UI."""
+
+from __future__ import annotations
+
+import errno
+import json
+from pathlib import Path
+
+from readlist.core.store import Store
+from readlist.tui.widgets.detail import RelatedList
+from readlist.tui.widgets.detail_body import DetailBody
+
+from .conftest import PAPERS, make_app, screen_text, settle
+
+
+async def test_typing_filters_and_highlights_matches(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"dreamad")
+        await settle(pilot)
+        main = app.main_screen
+        assert main.matches == 1
+        row = main.paper_list.render_line(0)
+        highlighted = "".join(seg.text for seg in row if seg.style and seg.style.underline)
+        assert highlighted == "DReaMAD"
+        body = main.query_one(DetailBody)
+        spans = main._result.spans(body.plain)
+        assert spans and all(body.plain[a:b].lower() == "dreamad" for a, b in spans)
+
+
+async def test_typo_tolerant_search_from_the_bar(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"backdor detecton")
+        await settle(pilot)
+        assert app.main_screen.matches >= 1
+        assert "BDetCLIP" in app.main_screen.current_paper.plain
+
+
+async def test_unclosed_quote_is_a_message_not_a_crash(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *'"four steps')
+        await settle(pilot)
+        assert app.main_screen.search_error
+        assert "quote" in screen_text(app).lower()
+
+
+async def test_related_papers_show_and_jump(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.4)  # related papers are looked up once the cursor rests
+        await settle(pilot)
+        related = app.main_screen.query_one(RelatedList)
+        assert related.option_count == 5
+        target = int(related.get_option_at_index(1).id)
+        related.focus()
+        related.highlighted = 1
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.main_screen.paper_list.current == target
+
+
+async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "x")
+        await pilot.pause()
+        await pilot.click("#fmt-json")
+        await pilot.pause()
+        await pilot.click("#export-path")
+        await pilot.press("enter")
+        await settle(pilot)
+        out = tmp_path / "readlist-notes.json"
+        data = json.loads(out.read_text())
+        assert [p["starred"] for p in data["papers"]] == [True]
+        out.write_text("keep me")
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.click("#fmt-json")
+        await pilot.click("#export-path")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "exists. Overwrite it?" in screen_text(app)
+        await pilot.press("n")
+        await settle(pilot)
+        assert out.read_text() == "keep me"
+
+
+async def test_missing_papers_are_listed_under_is_missing(tmp_path):
+    first = make_app(tmp_path)
+    async with first.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "s", "n")
+        await pilot.pause()
+        await pilot.press(*"keep this note", "ctrl+s")
+        await settle(pilot)
+    # The paper's text is gone from the file: its annotation must survive as missing.
+    changed = PAPERS.replace(
+        "Graph neural networks suffer from over-squashing. We study curvature rewiring as a remedy.",
+        "An entirely different abstract about protein folding with diffusion.",
+    )
+    app = make_app(tmp_path, changed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"is:missing")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "1 annotated paper(s) are no longer in this" in text
+        assert "keep this note" in text
+    assert any(note.note == "keep this note" for note in Store(tmp_path / "db.json").all().values())
+
+
+async def test_write_failure_is_shown_kept_and_retried(app, tmp_path, monkeypatch):
+    import readlist.core.atomic_storage as storage
+
+    real_replace = storage.os.replace
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(storage.os, "replace", full_disk)
+        await pilot.press("s")
+        await settle(pilot)
+        assert app.store.pending_error
+        assert any("No space left" in n.message for n in app._notifications)
+        assert "★" in app.main_screen.paper_list.render_line(0).text  # the change stays visible
+        monkeypatch.setattr(storage.os, "replace", real_replace)
+        await app.poll_store()
+        await settle(pilot)
+        assert app.store.pending_error is None
+    paper_id = app.papers.papers[0].id
+    assert Store(Path(tmp_path / "db.json")).get(paper_id).starred
