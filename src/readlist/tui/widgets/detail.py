@@ -69,7 +69,7 @@ class DetailPane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield DetailBody(id="detail-body")
-        yield Static("Related papers", id="detail-related-label")
+        yield Static(id="detail-related-label")
         yield RelatedList(id="detail-related")
 
     def show(
@@ -83,10 +83,12 @@ class DetailPane(Vertical):
         if not positions and not related.option_count:
             return
         related.clear_options()
-        options = [
-            Option(Text(safe(label), no_wrap=True, overflow="ellipsis"), id=str(pos))
-            for pos, label in zip(positions, labels, strict=True)
-        ]
+        width = max(related.scrollable_content_region.width - 1, 10)
+        options = []
+        for pos, label in zip(positions, labels, strict=True):
+            prompt = Text(safe(label))
+            prompt.truncate(width, overflow="ellipsis")  # one line each: five papers fit the box
+            options.append(Option(prompt, id=str(pos)))
         related.add_options(options)
         self.query_one("#detail-related-label", Static).update(
             Text("Related papers", "bold") if positions else Text("")

@@ -1,0 +1,80 @@
+"""Layout snapshots (SVG). Regenerate deliberately with `pytest tests/tui/test_snapshots.py --snapshot-update`."""
+
+from __future__ import annotations
+
+import pytest
+
+from readlist.core.reader import parse_text
+from readlist.tui.app import ReadlistApp
+
+# Title lines keep these snapshots independent of how titles are derived.
+TITLED = """Snapshot list
+
+FastDiff: Four-Step Diffusion Sampling
+We propose FastDiff, a distilled diffusion sampler that needs four steps. Code: https://example.org/fastdiff
+
+Curvature Rewiring Against Over-Squashing
+Graph neural networks suffer from over-squashing. We study curvature rewiring as a remedy, with bounds.
+
+Markup [/bold] Is Shown Literally
+Large language models can be attacked with [/bold] markup [link=x]and escape sequences in abstracts.
+
+TableBench: Reasoning over Tables
+We introduce TableBench, a benchmark for reasoning over tables with language models of all sizes.
+
+Curiosity for Sparse Rewards
+Reinforcement learning agents explore poorly in sparse-reward settings; we add curiosity bonuses.
+"""
+
+
+@pytest.fixture
+def snapshot_app(tmp_path):
+    def make() -> ReadlistApp:
+        papers = parse_text(TITLED, "snapshot.txt")
+        return ReadlistApp(papers, tmp_path / "db.json", cursor_blink=False)
+
+    return make
+
+
+async def steady(pilot) -> None:
+    """Index built, related papers found: nothing left that would change the screen."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause(0.4)
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def test_main_view(snap_compare, snapshot_app):
+    assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=steady)
+
+
+def test_narrow_list(snap_compare, snapshot_app):
+    assert snap_compare(snapshot_app(), terminal_size=(80, 24), run_before=steady)
+
+
+def test_narrow_detail(snap_compare, snapshot_app):
+    async def open_detail(pilot):
+        await steady(pilot)
+        await pilot.press("j", "enter")
+        await steady(pilot)
+
+    assert snap_compare(snapshot_app(), terminal_size=(60, 20), run_before=open_detail)
+
+
+def test_help_screen(snap_compare, snapshot_app):
+    async def help_screen(pilot):
+        await steady(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=help_screen)
+
+
+def test_no_match(snap_compare, snapshot_app):
+    async def no_match(pilot):
+        await steady(pilot)
+        await pilot.press("slash", *"xyzzy")
+        await steady(pilot)
+
+    assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=no_match)
