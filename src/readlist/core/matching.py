@@ -9,9 +9,15 @@ from dataclasses import dataclass
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from .tokens import STOPWORDS, fold, split_words, stem
+from .tokens import MIN_ROOT, STOPWORDS, fold, root, split_words, stem
 
-EXACT, PREFIX, ONE_TYPO, TWO_TYPOS = 1.0, 0.75, 0.55, 0.4
+# Weights of the index terms a query word matches. A word missing from the vocabulary is a typo: its
+# nearest real words take nearly its full weight. A real word keeps its typo variants faint.
+EXACT, FAMILY, PREFIX, NEAREST = 1.0, 0.85, 0.75, 0.9
+ONE_TYPO, TWO_TYPOS = 0.55, 0.4
+FAINT = 0.3  # a typo variant of a word that exists as typed: ranks, but does not count as a match
+OUTNUMBER = 10  # unless the variant is this many times as common: then the word as typed is likely a typo
+MAX_FAMILY_OF_NEAREST = 4
 MAX_PREFIX_TERMS = 120  # a one-letter prefix keeps its most common completions only
 MAX_FUZZY_TERMS = 60
 
@@ -29,15 +35,27 @@ class WordMatcher:
     stem: str
     prefix: bool
     typos: int
+    family: bool = True  # also the word's other forms ("evaluated" for "evaluation")
 
     @classmethod
     def of(cls, word: str, prefix: bool = False) -> WordMatcher:
         return cls(word, stem(word), prefix, max_typos(word))
 
+    @property
+    def exact(self) -> WordMatcher:
+        """This word as typed: no typos, no other forms, no completions."""
+        return WordMatcher(self.word, self.stem, False, 0, False)
+
+    @property
+    def root(self) -> str:
+        return root(self.stem)
+
     def weight(self, term: str) -> float:
         """How well an index term (a stemmed folded word) matches; 0.0 for no match."""
         if term == self.stem:
             return EXACT
+        if self.family and len(self.root) >= MIN_ROOT and term.startswith(self.root) and root(term) == self.root:
+            return FAMILY
         if self.prefix and term.startswith(self.word):
             return PREFIX
         if self.typos and abs(len(term) - len(self.stem)) <= self.typos:
@@ -52,6 +70,10 @@ class WordMatcher:
         at = bisect_left(terms, self.stem)
         if at < len(terms) and terms[at] == self.stem:
             found[self.stem] = EXACT
+        if self.family:
+            for term in family(self.stem, terms):
+                found.setdefault(term, FAMILY)
+        real = bool(found)
         if self.prefix:
             lo = bisect_left(terms, self.word)
             hi = bisect_left(terms, self.word + "\U0010ffff")
@@ -68,9 +90,35 @@ class WordMatcher:
                     hits = process.extract(self.stem, bucket, scorer=OSA.distance, score_cutoff=self.typos, limit=None)
                     near.extend((distance, term) for term, distance, _ in hits if distance)
             near.sort(key=lambda hit: (hit[0], -df(hit[1]), hit[1]))
-            for distance, term in near[:MAX_FUZZY_TERMS]:
-                found.setdefault(term, ONE_TYPO if distance == 1 else TWO_TYPOS)
+            near = near[:MAX_FUZZY_TERMS]
+            if real or (self.prefix and found):
+                common = OUTNUMBER * max(map(df, found))
+                for distance, term in near:
+                    found.setdefault(term, typo_weight(distance) if df(term) >= common else FAINT)
+            elif near:
+                closest = near[0][0]
+                for distance, term in near:
+                    found.setdefault(term, NEAREST if distance == closest else typo_weight(distance))
+                if self.family:
+                    for _, term in near[:MAX_FAMILY_OF_NEAREST]:
+                        if found[term] == NEAREST:
+                            for other in family(term, terms):
+                                found[other] = max(found.get(other, 0.0), NEAREST * FAMILY)
         return found
+
+
+def typo_weight(distance: int) -> float:
+    return ONE_TYPO if distance == 1 else TWO_TYPOS
+
+
+def family(term: str, terms: Sequence[str]) -> list[str]:
+    """Index terms sharing `term`'s root (itself included when indexed); none for short roots."""
+    base = root(term)
+    if len(base) < MIN_ROOT:
+        return []
+    lo = bisect_left(terms, base)
+    hi = bisect_left(terms, base + "\U0010ffff", lo)
+    return [t for t in terms[lo:hi] if root(t) == base]
 
 
 def matchers(text: str, prefix: bool = False) -> list[WordMatcher]:

@@ -98,6 +98,15 @@ class SearchIndex:
         found = matcher.expand(self.data.terms, self.by_length, self.df)
         return {self.term_ids[term]: weight for term, weight in found.items()}
 
+    def word_idf(self, variants: Mapping[int, float]) -> float:
+        """A query word's weight: that of its commonest best-matching term (the rarest weight when none)."""
+        if not variants:
+            return self.idf(0)
+        top = max(variants.values())
+        body, title = self.data.body, self.data.title
+        df = max(max(body.count(tid), title.count(tid)) for tid, alpha in variants.items() if alpha == top)
+        return self.idf(df)
+
     def docs(self, variants: Mapping[int, float], title_only: bool = False) -> set[int]:
         body, title = self.data.body, self.data.title
         out: set[int] = set()
@@ -108,13 +117,22 @@ class SearchIndex:
         return out
 
     def score_into(
-        self, variants: Mapping[int, float], candidates: set[int], best: dict[int, float], title_only: bool = False
+        self,
+        variants: Mapping[int, float],
+        candidates: set[int],
+        best: dict[int, float],
+        title_only: bool = False,
+        cap: float | None = None,
     ) -> None:
-        """For each candidate, the best of the variants' BM25 scores (title hits boosted), added to `best`."""
+        """For each candidate, the best of the variants' BM25 scores (title hits boosted), added to `best`.
+
+        No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
+        """
         body, title, norms = self.data.body, self.data.title, self.norms
         mine: dict[int, float] = {}
         for tid, alpha in variants.items():
-            weight = alpha * self.idf(max(body.count(tid), title.count(tid)))
+            idf = self.idf(max(body.count(tid), title.count(tid)))
+            weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
             if not title_only:
                 docs, tfs = body.docs_of(tid), body.tfs_of(tid)

@@ -9,7 +9,7 @@ from functools import reduce
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from .matching import EXACT, WordMatcher, matchers
+from .matching import EXACT, FAINT, WordMatcher, matchers
 from .query import Query, Term
 from .tokens import fold, phrase_pattern, split_words, stem, word_spans
 
@@ -48,7 +48,7 @@ class Annotated:
 class Scoring:
     variants: dict[int, float]
     title_only: bool
-    idf: float
+    idf: float  # the word's own weight: no variant weighs more
     note_hits: dict[int, float] = field(default_factory=dict)
 
 
@@ -83,20 +83,18 @@ class Evaluation:
         index = self.index
         for matcher in matchers(term.value, term.prefix):
             if term.negated:
-                exact = WordMatcher(matcher.word, matcher.stem, False, 0)
+                exact = matcher.exact
                 variants = index.expand(exact)
                 self.excluded |= index.docs(variants, title_only)
                 if not title_only:
                     self.excluded |= set(self.note_hits(exact))
                 continue
             variants = index.expand(matcher)
-            docs = index.docs(variants, title_only)
+            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only)
             hits = {} if title_only else self.note_hits(matcher)
             docs.update(hits)
             (self.required if title_only else self.word_sets).append(docs)
-            tid = index.term_ids.get(matcher.stem)
-            idf = index.idf(index.df(matcher.stem) if tid is not None else 1)
-            self.scoring.append(Scoring(variants, title_only, idf, hits))
+            self.scoring.append(Scoring(variants, title_only, index.word_idf(variants), hits))
             self.highlight.append(matcher)
 
     def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:
@@ -115,8 +113,8 @@ class Evaluation:
         self.required.append(docs)
         self.phrases.append(words)
         for matcher in matchers(" ".join(words)):
-            exact = WordMatcher(matcher.word, matcher.stem, False, 0)
-            self.scoring.append(Scoring(self.index.expand(exact), title_only, 0.0))
+            variants = self.index.expand(matcher.exact)
+            self.scoring.append(Scoring(variants, title_only, self.index.word_idf(variants)))
 
     def flag_docs(self, flag: str) -> set[int]:
         items = self.annotated.items()
@@ -180,7 +178,7 @@ class Evaluation:
         best = dict.fromkeys(full | partial, 0.0)
         candidates = set(best)
         for scoring in self.scoring:
-            self.index.score_into(scoring.variants, candidates, best, scoring.title_only)
+            self.index.score_into(scoring.variants, candidates, best, scoring.title_only, scoring.idf)
             for pos, weight in scoring.note_hits.items():
                 if pos in best:
                     best[pos] += weight * scoring.idf * NOTE_BOOST

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 from .text import repair_hyphens
 
@@ -106,3 +107,47 @@ def phrase_pattern(words: Sequence[str]) -> re.Pattern[str]:
     """A regex finding folded words in a row in folded text, each word also in its plural form."""
     parts = [re.escape(stem(word)) + ("(?:e?s)?" if word.isalpha() else "") for word in words]
     return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(parts) + r"(?![^\W_])")
+
+
+# Word families: suffixes stripped to find a shared root, so "evaluating", "evaluated" and "evaluation" meet.
+# A root is always a prefix of its word, and is only compared with other roots (never shown).
+_ADVERB = (("ically", "ic"), ("ally", "al"), ("ently", "ent"), ("antly", "ant"), ("ively", "ive"),
+           ("ously", "ous"), ("ingly", "ing"), ("edly", "ed"), ("ably", "able"), ("ibly", "ible"))  # fmt: skip
+_DERIVED = ("ational", "ation", "ative", "ator", "ate", "ment", "ness", "ional")
+_VOWELS = frozenset("aeiouy")
+MIN_ROOT = 4
+
+
+def _undouble(word: str) -> str:
+    if len(word) >= MIN_ROOT and word[-1] == word[-2] and word[-1] not in "aeiousz":
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=1 << 16)
+def root(word: str) -> str:
+    """The root shared by a word's inflections and close derivations (a prefix of the word; may equal it)."""
+    word = stem(word)
+    if len(word) <= MIN_ROOT or not word.isalpha():
+        return word
+    for ending, replacement in _ADVERB:
+        if word.endswith(ending) and len(word) - len(ending) >= MIN_ROOT - 1:
+            word = word[: -len(ending)] + replacement
+            break
+    for ending, shortest in (("ing", 3), ("ed", 4)):
+        base = word[: -len(ending)]
+        if word.endswith(ending) and len(base) >= shortest and base[-1] != "e" and _VOWELS.intersection(base):
+            word = base + "e" if base.endswith(("at", "iz", "ut")) else base if base[-1] == "l" else _undouble(base)
+            break
+    derived = False
+    for ending in _DERIVED:
+        if word.endswith(ending) and len(word) - len(ending) >= MIN_ROOT:
+            word, derived = word[: -len(ending)] + ("ion" if ending == "ional" else ""), True
+            break
+    if word.endswith(("ction", "ssion", "ctive")):
+        word = word[:-3]
+    elif not derived and word.endswith("er") and len(word) >= MIN_ROOT + 3:
+        word = _undouble(word[:-2])
+    if word.endswith("e") and len(word) > MIN_ROOT:
+        word = word[:-1]
+    return word[:-1] if word.endswith("ll") and len(word) > MIN_ROOT else word
