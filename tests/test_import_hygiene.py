@@ -17,6 +17,7 @@ CORE_MODULES = [
     "readlist.core.title_claims",
     "readlist.core.title_names",
     "readlist.core.title_gist",
+    "readlist.core.title_topic",
     "readlist.core.refs",
     "readlist.core.paths",
     "readlist.core.annotation",

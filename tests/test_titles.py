@@ -107,6 +107,33 @@ def test_without_a_claim_the_scene_setting_opener_is_dropped():
     )
 
 
+def test_a_claim_title_leads_with_the_term_the_abstract_defines_and_uses_most():
+    plain = (
+        "Spoken language understanding (SLU) maps speech to meaning. SLU models are large and slow on "
+        "phones. We present an approach that distils a teacher into a small student. SLU accuracy "
+        "stays within one point while latency halves."
+    )
+    title = derive_title(plain)
+    assert title == "Spoken language understanding: an approach that distils a teacher into a small student"
+
+
+def test_field_vocabulary_does_not_become_the_topic():
+    plain = (
+        "Large language models (LLMs) are widely used. LLMs hallucinate. We study how retrieval changes "
+        "the answers of LLMs about rare entities."
+    )
+    assert not derive_title(plain).lower().startswith("large language models:")
+
+
+def test_the_method_answering_the_problem_outranks_the_benchmark_that_exposed_it():
+    plain = (
+        "Agents fail on long tasks. We introduce LongTrek, a benchmark of 500 long tasks, and find that agents "
+        "forget their plans. To address this, we propose PlanKeeper, a memory module that rewrites the plan "
+        "at every step. PlanKeeper doubles success on LongTrek."
+    )
+    assert derive_title(plain).startswith("PlanKeeper: a memory module")
+
+
 def test_field_acronyms_are_not_taken_for_the_papers_name():
     plain = (
         "Large language models (LLMs) are widely used. LLMs hallucinate. We study how LLMs answer questions "

@@ -5,6 +5,7 @@ which acronyms are the field's vocabulary rather than a name, and matching a sho
 from __future__ import annotations
 
 import re
+from collections import Counter
 from functools import lru_cache
 
 # Coined-looking tokens: an uppercase letter followed later by another uppercase letter or digit
@@ -86,3 +87,32 @@ def expansion_before(text: str, paren: int, short: str) -> str:
         if long[:1].lower() == short[:1].lower() and initials_match(short, long):
             return long.strip(",;:")
     return ""
+
+
+def coined_tokens(text: str) -> Counter[str]:
+    counts = Counter(COINED.findall(text))
+    for token in [t for t in counts if t[-1] == "s" and t[-2:-1].isupper()]:
+        counts[token[:-1]] += counts.pop(token)
+    return counts
+
+
+def uses(text: str, name: str) -> int:
+    """How often `name` occurs as a whole word ("PRO-V" is not used in "PRO-V-R1")."""
+    count, at = 0, text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        joined_before = at > 0 and (text[at - 1].isalnum() or text[at - 1] == "-")
+        after = text[end : end + 2]
+        joined_after = after[:1].isalnum() or (after[:1] == "-" and after[1:].isalnum())
+        if not joined_before and not joined_after:
+            count += 1
+        at = text.find(name, end)
+    return count
+
+
+def first_at(text: str, token: str) -> int:
+    """Where `token` first occurs as a whole word (or -1)."""
+    at = text.find(token)
+    while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "-+"):
+        at = text.find(token, at + 1)
+    return at

@@ -7,7 +7,6 @@ noun, a repository link) plus how often the abstract uses them; the best one lea
 from __future__ import annotations
 
 import re
-from collections import Counter
 from typing import NamedTuple
 
 from . import title_acronyms as acronyms
@@ -107,41 +106,21 @@ def named_after_claim(text: str, start: int) -> Name | None:
     return None
 
 
-def _coined_tokens(text: str) -> Counter[str]:
-    counts = Counter(acronyms.COINED.findall(text))
-    for token in [t for t in counts if t[-1] == "s" and t[-2:-1].isupper()]:
-        counts[token[:-1]] += counts.pop(token)
-    return counts
-
-
-def _uses(text: str, name: str) -> int:
-    """How often `name` occurs as a whole word ("PRO-V" is not used in "PRO-V-R1")."""
-    count, at = 0, text.find(name)
-    while at >= 0:
-        end = at + len(name)
-        joined_before = at > 0 and (text[at - 1].isalnum() or text[at - 1] == "-")
-        after = text[end : end + 2]
-        joined_after = after[:1].isalnum() or (after[:1] == "-" and after[1:].isalnum())
-        if not joined_before and not joined_after:
-            count += 1
-        at = text.find(name, end)
-    return count
-
-
-def _first_at(text: str, token: str) -> int:
-    """Where `token` first occurs as a whole word (or -1)."""
-    at = text.find(token)
-    while at > 0 and (text[at - 1].isalnum() or text[at - 1] in "-+"):
-        at = text.find(token, at + 1)
-    return at
-
-
 def best_name(text: str, low: str, claims: list[Claim], naming: list[tuple[int, int]]) -> Name | None:
     scored = _scored_names(text, low, claims, naming)
     if not scored:
         return None
     score, name = max(scored, key=lambda item: item[0])
     return name if score[0] >= MIN_SCORE else None
+
+
+def _claim_weight(low: str, claim: Claim) -> int:
+    """+1 for the contribution that answers the problem ("To address this, we propose X"), -1 for a side one
+    ("we also release X")."""
+    if " also " in low[claim.start : claim.end]:
+        return -1
+    start = low.rfind(". ", 0, claim.start) + 1
+    return 1 if rules.RESPONSE_CUE.search(low, start, claim.start) else 0
 
 
 def _scored_names(
@@ -160,17 +139,17 @@ def _scored_names(
 
     for claim in claims:
         if claim.verb in rules.MAKE_VERBS:
-            add(named_after_claim(text, claim.end), CLAIMED, claim.end)
+            add(named_after_claim(text, claim.end), CLAIMED + _claim_weight(low, claim), claim.end)
     for at, length in naming:
         add(name_at(text, at + length), CLAIMED, at)
     if found:  # a name the paper introduces outranks names seen only by frequency: no need to scan
-        return [((base + min(_uses(text, n), MAX_COUNT), at), name) for n, (base, at, name) in found.items()]
-    counts = _coined_tokens(text)
+        return [((base + min(acronyms.uses(text, n), MAX_COUNT), at), name) for n, (base, at, name) in found.items()]
+    counts = acronyms.coined_tokens(text)
     background_end = claims[0].start if claims else sentence_end(text, 0)
     for token, count in counts.items():
         if not acronyms.is_coined(token):
             continue
-        at = _first_at(text, token)
+        at = acronyms.first_at(text, token)
         if at < 0:
             continue
         before = low[max(0, at - 60) : at]
@@ -200,7 +179,7 @@ def _scored_names(
     if repository and repository not in found:
         add(Name(repository, "", len(text), ""), REPOSITORY, text.find(repository))
     return [
-        ((base + min(counts.get(name) or _uses(text, name), MAX_COUNT), position), record)
+        ((base + min(counts.get(name) or acronyms.uses(text, name), MAX_COUNT), position), record)
         for name, (base, position, record) in found.items()
     ]
 

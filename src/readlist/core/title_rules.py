@@ -61,6 +61,11 @@ SUBJECT_STARTS = (
     (" and propos", ("",)),
     (" and introduc", ("",)),
 )
+# Before a claim in its sentence: the contribution answers the problem just stated.
+RESPONSE_CUE = re.compile(
+    r"to (?:address|overcome|tackle|mitigate|solve|bridge|fill|remedy|alleviate|resolve|this end)|building on|"
+    r"motivated by|in response"
+)
 NAMING_WORDS = ("called ", "named ", "dubbed ", "termed ", "namely ", "referred to as ", "known as ")
 WE_NAMING = (
     "call it ",
@@ -121,7 +126,7 @@ CLAUSE_END = re.compile(
     r"| (?:—|–|- |and " + _AND_VERB + r"|e\.g\.|i\.e\.|such as\b|as well as\b|\((?:e\.g\.|i\.e\.|see\b|cf\.|https?:))"
 )
 PAREN = re.compile(r"\s*\([^()]*\)")
-FLUFF_HINTS = (
+FLUFF_HINTS = (  # a cheap test (faster than a case-insensitive regex) before FLUFF runs
     "novel",
     "new ",
     "innovat",

@@ -15,6 +15,7 @@ import re
 from .title_claims import claim_title, find_claims, scene_title
 from .title_gist import spell_out, with_name
 from .title_names import best_name
+from .title_topic import with_topic
 
 MAX_TITLE = 90
 SCAN_LIMIT = 5000  # characters of the abstract looked at; names and claims come early
@@ -72,4 +73,6 @@ def derive_title(plain: str) -> str:
         gist = spell_out(text, gist)
     if not head and low.find("position paper", 0, 400) >= 0:
         head = "Position: "  # the convention for position papers
+    elif not head and gist:
+        head, gist = with_topic(text, gist)
     return cut(_tidy(head + gist))
