@@ -26,6 +26,7 @@ __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
 K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
+SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ class SearchIndex:
 
         No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
         """
-        body, title, norms = self.data.body, self.data.title, self.norms
+        body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
         mine: dict[int, float] = {}
         for tid, alpha in variants.items():
             idf = self.idf(max(body.count(tid), title.count(tid)))
@@ -147,9 +148,9 @@ class SearchIndex:
                     for doc, tf in zip(docs, tfs, strict=True):
                         if doc in candidates:
                             local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
-            bonus = weight * TITLE_BOOST
+            titled, untitled = weight * TITLE_BOOST, weight * SENTENCE_BOOST
             for doc in candidates.intersection(title.docs_of(tid)):
-                local[doc] = local.get(doc, 0.0) + bonus
+                local[doc] = local.get(doc, 0.0) + (titled if papers[doc].file_title else untitled)
             for doc, score in local.items():
                 if score > mine.get(doc, 0.0):
                     mine[doc] = score

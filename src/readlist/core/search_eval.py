@@ -10,6 +10,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from .matching import EXACT, FAINT, WordMatcher, matchers
+from .proximity import SCANNED, Proximity
 from .query import Query, Term
 from .tokens import fold, phrase_pattern, split_words, stem, word_spans
 
@@ -61,6 +62,8 @@ class Evaluation:
     excluded: set[int] = field(default_factory=set)
     scoring: list[Scoring] = field(default_factory=list)
     highlight: list[WordMatcher] = field(default_factory=list)
+    near_terms: list[dict[str, float]] = field(default_factory=list)  # each free word's matching terms
+    near_idfs: list[float] = field(default_factory=list)
     phrases: list[tuple[str, ...]] = field(default_factory=list)
     _memo: dict[str, bool] = field(default_factory=dict)
 
@@ -93,8 +96,14 @@ class Evaluation:
             docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only)
             hits = {} if title_only else self.note_hits(matcher)
             docs.update(hits)
-            (self.required if title_only else self.word_sets).append(docs)
-            self.scoring.append(Scoring(variants, title_only, index.word_idf(variants), hits))
+            idf = index.word_idf(variants)
+            if title_only:
+                self.required.append(docs)
+            else:
+                self.word_sets.append(docs)
+                self.near_terms.append({index.data.terms[tid]: w for tid, w in variants.items() if w > FAINT})
+                self.near_idfs.append(idf)
+            self.scoring.append(Scoring(variants, title_only, idf, hits))
             self.highlight.append(matcher)
 
     def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:
@@ -186,11 +195,29 @@ class Evaluation:
         first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
         rest = sorted(partial)
         rest.sort(key=best.__getitem__, reverse=True)
+        hits: Counter[int] = Counter()
         if len(self.word_sets) > 2:  # papers missing fewer words come first
-            hits = Counter(chain.from_iterable(self.word_sets))
+            hits.update(chain.from_iterable(self.word_sets))
             rest.sort(key=hits.__getitem__, reverse=True)
+        if len(self.near_terms) >= 2:
+            self._near(first, best)
+            self._near(rest, best, hits)
         positions = first + rest
         return positions, [round(best[pos], 6) for pos in positions], len(first)
+
+    def _near(self, ranked: list[int], best: dict[int, float], hits: Counter[int] | None = None) -> None:
+        """Add the proximity bonus to the leading papers and re-sort them (by words held first, if given)."""
+        head = ranked[:SCANNED]
+        if not head:
+            return
+        near = Proximity(self.near_terms, self.near_idfs)
+        papers = self.index.papers
+        for doc in head:
+            best[doc] += near.bonus(papers[doc].text)
+        head.sort(key=best.__getitem__, reverse=True)
+        if hits:
+            head.sort(key=hits.__getitem__, reverse=True)
+        ranked[:SCANNED] = head
 
     # -- highlighting -----------------------------------------------------------------------
 
