@@ -141,11 +141,19 @@ FLUFF_HINTS = (  # a cheap test (faster than a case-insensitive regex) before FL
     "straightforward",
     "plug-and",
     "designed",
+    "effectively",
+    "ficantly",
+    "stantially",
+    "seamlessly",
+    "considerably",
+    "remarkably",
+    "greatly",
 )
 FLUFF = re.compile(
     r"\b(?:novel|new|innovative|simple(?: yet| but)? effective|simple|efficient and effective|powerful|"
     r"unified|first-of-its-kind|principled|versatile|elegant|straightforward|plug-and-play|"
-    r"carefully designed|well-designed)(?:,| and)? ",
+    r"carefully designed|well-designed|effectively|significantly|substantially|seamlessly|considerably|"
+    r"remarkably|greatly)(?:,| and)? ",
     re.IGNORECASE,
 )
 ARTICLE = re.compile(r"\b([Aa]n?) (?=(\w))")

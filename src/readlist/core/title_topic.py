@@ -12,6 +12,7 @@ from . import title_acronyms as acronyms
 
 MIN_USES = 2  # the definition and at least one use after it
 MAX_WORDS = 5
+MAX_CHARS = 36  # a longer topic leaves too little of the claim within the title
 _DEFINED = re.compile(r" \(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*?)s?\)")
 
 
@@ -26,7 +27,7 @@ def key_term(text: str) -> tuple[str, str]:
         if uses <= best_uses:
             continue
         long = acronyms.expansion_before(text, match.start() + 1, short)
-        if " " in long and long.count(" ") < MAX_WORDS and "," not in long:
+        if " " in long and long.count(" ") < MAX_WORDS and len(long) <= MAX_CHARS and "," not in long:
             best, best_uses = (long, short), uses
     return best
 
