@@ -48,14 +48,31 @@ _ADVERBS = (
 )
 _SUBJECT = (
     r"we|and|this (?:paper|work|study|article|letter|thesis|report|research|survey|position paper|"
-    r"technical report|note|chapter|review|dissertation|manuscript|project)|here,? we"
+    r"technical report|note|chapter|review|dissertation|manuscript|project|proposal|tutorial|demo paper|"
+    r"short paper)|here,? we"
 )
 # Matched on the lower-cased text where a subject starts; the verb is looked up in VERB_BASE.
 CLAIM_AT = re.compile(rf"(?:{_SUBJECT})(?:,? (?:{_ADVERBS}))*,? ([a-z][a-z\-]+)[ ,]*")
 PARTICLES = ("on ", "to ", "forward ")
 # Places where a claim may start besides " we ": the word, and how the next word must begin.
 # ("by introducing X" is left out: it comes after a "we" claim, which already leads to X.)
-_THIS_NOUNS = ("paper", "work", "study", "article", "letter", "thesis", "report", "research", "survey", "position")
+_THIS_NOUNS = (
+    "paper",
+    "work",
+    "study",
+    "article",
+    "letter",
+    "thesis",
+    "report",
+    "research",
+    "survey",
+    "position",
+    "project",
+    "proposal",
+    "tutorial",
+    "demo paper",
+    "short paper",
+)
 SUBJECT_STARTS = (
     (" this ", _THIS_NOUNS),
     (" and propos", ("",)),
