@@ -142,7 +142,9 @@ def merge_command(ctx: Context, other: str, dry_run: bool) -> None:
     the paper is tagged `conflict`; the change logs are united. Merging twice changes nothing.
     """
     try:
-        report = merge_database(ctx.db_file, other, dry_run=dry_run)
+        report = merge_database(
+            ctx.db_file, other, dry_run=dry_run, on_notice=lambda notice: click.echo(f"readlist: {notice}", err=True)
+        )
     except MergeError as exc:
         fail(str(exc))
     except Timeout:

@@ -6,8 +6,10 @@ a temporary file in the same directory, fsyncs it, renames it over the old file 
 directory. The data lives in memory between writes; `changed_on_disk` compares a cheap `stat`
 signature so another process's write is noticed without reading the file.
 
-Serialising a 10,000-paper database takes ~50 ms, so the JSON of each annotation and log entry is
-kept between writes and only documents reported changed through `invalidate` are encoded again.
+Serialising a 10,000-paper database takes ~50 ms, so the JSON line of each annotation and log
+entry is kept between writes and only documents reported changed through `invalidate` are encoded
+again. The lines start out as the text read from disk (see `db_format.split_lines`), so this holds
+for the first write after opening too.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 
 from tinydb.storages import Storage
 
-from .db_format import ANNOTATIONS, EVENTS, encode
+from .db_format import ANNOTATIONS, EVENTS, DocLines, doc_line, layout
 
 FILE_MODE = 0o600
 DIR_MODE = 0o700
@@ -108,33 +110,32 @@ class AtomicJSONStorage(Storage):
         self.data: dict = data if data is not None else {}
         self.signature: Signature = None
         self.deferred = False
-        self._encoded: dict[str, dict[str, bytes]] = {name: {} for name in self.CACHED_TABLES}
+        self._lines: DocLines = {name: {} for name in self.CACHED_TABLES}
 
-    def replace_data(self, data: dict, sig: Signature) -> None:
-        """Data read from disk: forget every cached encoding."""
+    def replace_data(self, data: dict, sig: Signature, lines: DocLines | None = None) -> None:
+        """Data read from disk, with each document's line as read when they are known to match it."""
         self.data, self.signature = data, sig
-        for cache in self._encoded.values():
-            cache.clear()
+        self._lines = {name: dict((lines or {}).get(name, {})) for name in self.CACHED_TABLES}
 
     def invalidate(self, table: str, doc_id: int | str) -> None:
-        """The document was changed in place: encode it again at the next write."""
-        self._encoded[table].pop(str(doc_id), None)
+        """The document was changed in place or removed: encode it again at the next write."""
+        self._lines[table].pop(str(doc_id), None)
 
     def encode(self) -> bytes:
-        parts = []
+        tables: dict[str, list[str]] = {}
         for name, table in self.data.items():
-            cache = self._encoded.get(name)
+            cache = self._lines.get(name)
             if cache is None:
-                parts.append(encode(name) + b":" + encode(table))
+                tables[name] = [doc_line(doc_id, doc) for doc_id, doc in table.items()]
                 continue
-            docs = []
+            lines = []
             for doc_id, doc in table.items():
-                blob = cache.get(doc_id)
-                if blob is None:
-                    blob = cache[doc_id] = b'"' + doc_id.encode() + b'":' + encode(doc)  # ids are digits
-                docs.append(blob)
-            parts.append(encode(name) + b":{" + b",".join(docs) + b"}")
-        return b"{" + b",".join(parts) + b"}"
+                line = cache.get(doc_id)
+                if line is None:
+                    line = cache[doc_id] = doc_line(doc_id, doc)
+                lines.append(line)
+            tables[name] = lines
+        return layout(tables)
 
     def read(self) -> dict:
         return self.data

@@ -8,13 +8,17 @@
   top of whatever another process wrote meanwhile;
 - a damaged file (or one from a newer readlist) is never read as empty and never written over: it is
   moved to `NAME.corrupt-<time>`, the newest good backup is restored, and one line goes to `notices`;
-- up to five backups `NAME.bak-<time>` are kept: at most one per hour, plus one before a migration.
+- up to five backups `NAME.bak-<time>` are kept: at most one per hour, plus one before a migration
+  and one before a `replace` (a merge);
+- the change log is compacted now and then (`log_compaction`), and `meta` holds the undo floor:
+  log entries with ids up to it are not undone (older than a replacement or a compaction).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,14 +26,27 @@ from typing import Any
 from filelock import FileLock, Timeout
 from tinydb import TinyDB
 
-from . import backups
+from . import backups, log_compaction
 from .annotation import Annotation
 from .atomic_storage import AtomicJSONStorage, atomic_write_bytes, ensure_dir, remove_stale_temps, signature
 from .changes import Change
-from .db_format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, decode, empty_data
+from .db_format import (
+    ANNOTATIONS,
+    EVENTS,
+    META,
+    SCHEMA_VERSION,
+    DamagedFile,
+    DocLines,
+    check_current,
+    decode,
+    decode_lines,
+    empty_data,
+)
 from .migrations import migrate
 
 LOCK_TIMEOUT = 10.0
+UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
+COMPACTED = "events_compacted"  # meta: how many log entries the last compaction left
 
 
 def _is_good(raw: bytes) -> bool:
@@ -77,15 +94,27 @@ class DatabaseFile:
         table = self._storage.data[EVENTS]
         return [table[key] for key in sorted(table, key=int, reverse=True)[:limit]]
 
+    def undoable_event_docs(self) -> list[dict]:
+        """Log documents above the undo floor, newest first."""
+        table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
+        return [table[key] for key in sorted(table, key=int, reverse=True) if int(key) > floor]
+
+    def _meta(self) -> dict:
+        meta = self._storage.data.setdefault(META, {})
+        if not meta:
+            meta["1"] = {"schema_version": SCHEMA_VERSION}
+        return next(iter(meta.values()))
+
     # ----- reading the file -------------------------------------------------------------------------
 
-    def _read_disk(self) -> tuple[dict, int, Any]:
+    def _read_disk(self) -> tuple[dict, int, Any, DocLines | None]:
         sig = signature(self.path)
-        data, version = migrate(decode(self.path.read_bytes()))
-        return data, version, sig
+        data, lines = decode_lines(self.path.read_bytes())
+        data, version = migrate(data)
+        return data, version, sig, (lines if version == SCHEMA_VERSION else None)
 
-    def _install(self, data: dict, version: int, sig: Any) -> None:
-        self._storage.replace_data(data, sig)
+    def _install(self, data: dict, version: int, sig: Any, lines: DocLines | None = None) -> None:
+        self._storage.replace_data(data, sig, lines)
         self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._disk_version = version
         self._dirty = version < SCHEMA_VERSION
@@ -93,7 +122,7 @@ class DatabaseFile:
 
     def _open(self) -> None:
         try:
-            data, version, sig = self._read_disk()
+            read = self._read_disk()
         except FileNotFoundError:
             return
         except DamagedFile as exc:
@@ -101,7 +130,7 @@ class DatabaseFile:
         except OSError as exc:
             self._block(f"cannot read {self.path} ({exc.strerror or exc}); changes will not be saved")
         else:
-            self._install(data, version, sig)
+            self._install(*read)
         if self._dirty:
             self.flush()  # migrate on disk now, with a backup of the old version
 
@@ -138,7 +167,7 @@ class DatabaseFile:
         if not self._blocked and not self._storage.changed_on_disk():
             return False
         try:
-            data, version, sig = self._read_disk()
+            read = self._read_disk()
         except FileNotFoundError:
             self._blocked = None
             self._storage.signature = None
@@ -155,7 +184,7 @@ class DatabaseFile:
             self._dirty = True
             return False
         self._blocked = None
-        self._install(data, version, sig)
+        self._install(*read)
         for change in self._pending:
             self._apply(change)
         return True
@@ -172,11 +201,23 @@ class DatabaseFile:
                 backups.make_backup(self.path, now, f"schema{self._disk_version}")
             elif backups.due(self.path, now):
                 backups.make_backup(self.path, now)
+        self._compact_log(now)
         self._storage.persist()
         self._disk_version = SCHEMA_VERSION
         self._pending.clear()
         self._dirty = False
         self.pending_error = None
+
+    def _compact_log(self, now: datetime) -> None:
+        events, meta = self._storage.data[EVENTS], self._meta()
+        if not log_compaction.due(len(events), meta.get(COMPACTED, 0)):
+            return
+        drop, floor = log_compaction.plan(events, now)
+        for doc_id in drop:
+            del events[doc_id]
+            self._storage.invalidate(EVENTS, doc_id)
+        meta[UNDO_FLOOR] = max(meta.get(UNDO_FLOOR, 0), floor)
+        meta[COMPACTED] = len(events)
 
     def _failed(self, exc: BaseException) -> None:
         self.pending_error = f"cannot save {self.path}: {_why(exc)}"
@@ -237,6 +278,60 @@ class DatabaseFile:
             finally:
                 if locked:
                     self._file_lock.release()
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the file lock, caught up with the file: what is read inside is current until the end.
+
+        Raises filelock.Timeout or OSError when the lock cannot be taken.
+        """
+        with self._lock:
+            ensure_dir(self.path.parent)
+            with self._file_lock:
+                self._sync_locked()
+                yield
+
+    def replace(self, annotations: list[dict], events: list[dict], reason: str) -> None:
+        """Replace every annotation and the whole log in one atomic write, after a backup `NAME.bak-<time>-REASON`.
+
+        The new log is entirely under the undo floor. Raises ValueError for documents that would make
+        a damaged file, OSError (or filelock.Timeout) when the backup or the write fails; then the
+        file and this object are as they were.
+        """
+        with self.locked():
+            if self._blocked:
+                raise OSError(f"{self.path} could not be read, so it is not written over")
+            old_ids = {doc["id"]: doc_id for doc_id, doc in self._storage.data[ANNOTATIONS].items()}
+            next_id = max(map(int, self._storage.data[ANNOTATIONS]), default=0) + 1
+            table: dict[str, dict] = {}
+            for doc in annotations:
+                doc_id = old_ids.get(doc["id"])
+                if doc_id is None or doc_id in table:
+                    doc_id, next_id = str(next_id), next_id + 1
+                table[doc_id] = doc
+            meta = {**self._meta(), "schema_version": SCHEMA_VERSION, UNDO_FLOOR: len(events), COMPACTED: len(events)}
+            data = {
+                META: {"1": meta},
+                ANNOTATIONS: dict(sorted(table.items(), key=_doc_key)),
+                EVENTS: {str(n): doc for n, doc in enumerate(events, start=1)},
+            }
+            try:
+                check_current(data)
+            except DamagedFile as exc:
+                raise ValueError(str(exc)) from None
+            if self.path.exists():
+                backups.make_backup(self.path, self._now(), reason)
+            previous = (self._storage.data, self._disk_version, self._storage.signature)
+            self._install(data, SCHEMA_VERSION, None)
+            try:
+                self._storage.persist()
+            except OSError:
+                self._install(*previous)
+                raise
+            self._disk_version = SCHEMA_VERSION
+            self._pending.clear()
+            self._dirty = False
+            self.pending_error = None
 
     def flush(self) -> bool:
         """Retry writing changes that failed to save. True when everything is on disk."""

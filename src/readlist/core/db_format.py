@@ -1,12 +1,33 @@
 """The database file's layout (TinyDB JSON: table -> doc id -> document) and how a damaged one is recognised.
 
-Tables: `meta` (one document holding `schema_version`), `annotations` (one document per touched paper)
-and `events` (append-only change log). Anything that does not parse and validate is `DamagedFile`.
+Tables: `meta` (one document holding `schema_version`, and the store's `undo_floor` and
+`events_compacted` counters), `annotations` (one document per touched paper) and `events` (the
+change log). Anything that does not parse and validate is `DamagedFile`.
+
+The file is written one document per line:
+
+    {
+    "meta":{
+    "1":{"schema_version":2}
+    },
+    "annotations":{
+    "1":{"id":"a1b2c3d4e5f6","starred":true,...},
+    "2":{...}
+    },
+    "events":{
+    }
+    }
+
+It is still plain TinyDB JSON (a newline is whitespace and never occurs inside a JSON string), but
+each document's text can be found again by splitting lines, so the first write after opening a
+10,000-paper file re-encodes only the documents that changed instead of all of them.
 """
 
 from __future__ import annotations
 
 import json
+import json.scanner
+import re
 from typing import Any
 
 from .annotation import STATUSES
@@ -28,22 +49,98 @@ def empty_data() -> dict[str, dict]:
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one instance: ~2x faster per document
+_SCAN = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner: parses one value at an index
+_TABLE_LINE = re.compile(r'"(\w+)":\{')
+
+DocLines = dict[str, dict[str, str]]  # table -> doc id -> the document's line ('"7":{...}', no comma)
 
 
 def encode(data: dict | list | str) -> bytes:
     return _ENCODER.encode(data).encode("utf-8")
 
 
+def doc_line(doc_id: str, doc: dict) -> str:
+    return f'"{doc_id}":{_ENCODER.encode(doc)}'
+
+
+def layout(tables: dict[str, list[str]]) -> bytes:
+    """The file's bytes from each table's document lines (see the module docstring)."""
+    out = ["{"]
+    last = len(tables) - 1
+    for n, (name, lines) in enumerate(tables.items()):
+        out.append(_ENCODER.encode(name) + ":{")
+        if lines:
+            out.append(",\n".join(lines))
+        out.append("}," if n < last else "}")
+    out.append("}\n")
+    return "\n".join(out).encode("utf-8")
+
+
+def split_lines(text: str) -> tuple[dict[str, dict], DocLines] | None:
+    """Parse a file written in the one-document-per-line layout: (data, each document's line).
+
+    Each document line is parsed on its own, so a line that is not exactly one document makes
+    this return None (and the caller parses the text as ordinary JSON, keeping no lines).
+    """
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    if len(lines) < 2 or lines[0] != "{" or lines[-1] != "}":
+        return None
+    data: dict[str, dict] = {}
+    texts: DocLines = {}
+    n, end = 1, len(lines) - 1
+    while n < end:
+        header = _TABLE_LINE.fullmatch(lines[n])
+        if header is None or header.group(1) in data:
+            return None
+        table: dict[str, dict] = {}
+        table_lines: dict[str, str] = {}
+        data[header.group(1)], texts[header.group(1)] = table, table_lines
+        n, more = n + 1, True
+        while n < end and lines[n][:1] == '"':
+            line = lines[n]
+            colon = line.find('":{', 1)
+            doc_id = line[1:colon]
+            if not more or colon < 0 or not (doc_id.isascii() and doc_id.isdigit()) or doc_id in table:
+                return None
+            try:
+                doc, stop = _SCAN(line, colon + 2)
+            except (StopIteration, ValueError):
+                return None
+            more = stop < len(line)
+            if more and line[stop:] != ",":
+                return None
+            table[doc_id], table_lines[doc_id] = doc, line[:stop]
+            n += 1
+        if n >= end or (table and more) or lines[n] != ("}," if n + 1 < end else "}"):
+            return None
+        n += 1
+    return data, texts
+
+
 def decode(raw: bytes) -> dict[str, dict]:
     """Parse and check the shape of a database file. Raises DamagedFile (or NewerSchema)."""
+    return decode_lines(raw)[0]
+
+
+def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
+    """`decode`, plus each document's line when the file has the one-document-per-line layout."""
     if not raw.strip():
         raise DamagedFile("the file is empty")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DamagedFile(f"not UTF-8 at byte {exc.start}") from None
-    except json.JSONDecodeError as exc:
-        raise DamagedFile(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    split = split_lines(text)
+    if split is not None:
+        data, texts = split
+    else:
+        texts = None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise DamagedFile(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     if not isinstance(data, dict):
         raise DamagedFile(f"JSON of the wrong shape (a {type(data).__name__}, not an object of tables)")
     for name, table in data.items():
@@ -57,7 +154,7 @@ def decode(raw: bytes) -> dict[str, dict]:
         raise NewerSchema(f"written by a newer readlist (schema {version}; this version reads up to {SCHEMA_VERSION})")
     if version == SCHEMA_VERSION:
         check_current(data)
-    return data
+    return data, texts
 
 
 def schema_version(data: dict[str, Any]) -> int:

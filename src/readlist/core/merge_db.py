@@ -1,27 +1,23 @@
 """Merging another readlist database file into this one, on disk.
 
-The write follows the store's protocol: the database's lock file is held while the file is read,
-merged and replaced atomically, a backup (`NAME.bak-<time>-merge`) is taken first, and a running
-readlist notices the new file on its next change. Annotation documents keep their ids; the event
-log is rewritten oldest first.
+Only the store writes the database: the merge runs inside `Store.locked()`, so the annotations
+and log it reads are the ones `Store.replace_all` then replaces in one atomic write, after a
+backup `NAME.bak-<time>-merge`. A running readlist notices the new file on its next change.
+Right after a merge there is nothing to undo (see `store`); restoring the backup takes it back.
+A dry run only reads: it opens no store, so it neither migrates nor repairs the database.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
-from filelock import FileLock
-
-from . import backups
 from .annotation import Annotation, Event
-from .atomic_storage import atomic_write_bytes, ensure_dir
-from .db_format import ANNOTATIONS, EVENTS, DamagedFile, decode, empty_data, encode
-from .merge import MergeReport, MergeResult, merge
+from .db_format import ANNOTATIONS, EVENTS, DamagedFile, decode
+from .merge import MergeReport, merge
 from .migrations import migrate
-
-LOCK_TIMEOUT = 10.0
+from .store import Store
 
 
 class MergeError(Exception):
@@ -54,58 +50,34 @@ def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]
     return _contents(_load(Path(path).expanduser()))
 
 
-def _event_doc(event: Event) -> dict:
-    doc = {
-        "time": event.time,
-        "paper": event.paper,
-        "action": event.action,
-        "before": event.before,
-        "after": event.after,
-        "group": event.group,
-    }
-    if event.undoes is not None:
-        doc["undoes"] = event.undoes
-    return doc
-
-
-def _write(path: Path, data: dict, result: MergeResult) -> None:
-    ids = {doc["id"]: doc_id for doc_id, doc in data[ANNOTATIONS].items()}
-    next_id = max((int(doc_id) for doc_id in data[ANNOTATIONS]), default=0) + 1
-    table: dict[str, dict] = {}
-    for paper, annotation in result.annotations.items():
-        doc_id = ids.get(paper)
-        if doc_id is None:
-            doc_id, next_id = str(next_id), next_id + 1
-        table[doc_id] = annotation.to_doc()
-    data[ANNOTATIONS] = dict(sorted(table.items(), key=lambda item: int(item[0])))
-    data[EVENTS] = {str(n): _event_doc(event) for n, event in enumerate(result.events, start=1)}
-    atomic_write_bytes(path, encode(data))
-
-
 def merge_database(
     db_path: str | Path,
     other_path: str | Path,
     *,
     dry_run: bool = False,
     now: Callable[[], datetime] | None = None,
+    on_notice: Callable[[str], None] | None = None,
 ) -> MergeReport:
     """Merge the database at `other_path` into the one at `db_path` (created if missing).
 
-    With `dry_run` nothing is written. Raises MergeError for unreadable files, filelock.Timeout
+    With `dry_run` nothing is written. `on_notice` gets the store's one-line notices (a damaged
+    database repaired from a backup). Raises MergeError for unreadable files, filelock.Timeout
     when another readlist holds the lock too long, OSError when the write fails.
     """
     db, other = Path(db_path).expanduser(), Path(other_path).expanduser()
     if db.exists() and other.exists() and db.resolve() == other.resolve():
         raise MergeError(f"{other}: is this database itself")
     theirs, their_events = read_database(other)
-    ensure_dir(db.parent)
-    with FileLock(str(db) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600):
-        data = _load(db) if db.exists() else empty_data()
-        mine, my_events = _contents(data)
-        result = merge(mine, my_events, theirs, their_events)
-        if dry_run or not result.report.changed:
-            return result.report
-        if db.exists():
-            backups.make_backup(db, (now or (lambda: datetime.now(UTC)))(), "merge")
-        _write(db, data, result)
+    if dry_run:  # the file is only ever replaced whole, so reading it without the lock is consistent
+        mine, my_events = read_database(db) if db.exists() else ({}, [])
+        return merge(mine, my_events, theirs, their_events).report
+    store = Store(db, now=now)
+    for notice in store.notices:
+        if on_notice is not None:
+            on_notice(notice)
+    with store.locked():
+        my_events = store.events()[::-1]
+        result = merge(store.all(), my_events, theirs, their_events)
+        if result.report.changed:
+            store.replace_all(result.annotations, result.events, reason="merge")
     return result.report

@@ -8,6 +8,13 @@ Undo works on the file's log, not on this process's history: `undo()` reverts th
 group in the file that has not been undone yet, whichever process (CLI or TUI) made it. An undo is
 itself logged (action "undo") and is not undone by the next `undo()`, which goes one step further back;
 re-attachments of moved papers are logged but not undoable.
+
+`replace_all` (what a merge uses) swaps every annotation and the whole log in one atomic write,
+after a backup `NAME.bak-<time>-merge`. Undo does not reach across it: right after a merge
+`undo()` returns None ("nothing to undo"), because putting back the `before` values of changes
+logged earlier would overwrite what the merge settled; changes made after the merge undo as
+usual. The merge itself is taken back by restoring that backup. Undo also stops below the
+entries dropped when the log is compacted (`log_compaction`, once it holds over 10,000 entries).
 """
 
 from __future__ import annotations
@@ -15,7 +22,8 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -149,7 +157,7 @@ class Store:
         """Revert the newest change group in the file not undone yet; a one-line description, or None."""
 
         def build():
-            plan = plan_undo(self._file.event_docs())
+            plan = plan_undo(self._file.undoable_event_docs())
             if plan is None:
                 return None, None
             now, group = iso(self._now()), uuid.uuid4().hex[:12]
@@ -170,6 +178,29 @@ class Store:
             return f"undid {first.describe()} on {len(plan.restore)} papers", change
 
         return self._file.commit(build)
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the database lock, caught up with the file, so that what is read inside (`all`, `events`)
+        is what a `replace_all` inside replaces. Raises filelock.Timeout or OSError."""
+        with self._file.locked():
+            yield
+
+    def replace_all(
+        self,
+        annotations: Mapping[str, Annotation] | Iterable[Annotation],
+        events: Iterable[Event | dict],
+        *,
+        reason: str = "replace",
+    ) -> None:
+        """Replace every annotation and the whole log (oldest first) at once; see the module docstring.
+
+        `reason` names the backup taken first (`NAME.bak-<time>-<reason>`). Nothing is undoable across it.
+        Raises ValueError for invalid annotations; OSError or filelock.Timeout when nothing was written.
+        """
+        notes = annotations.values() if isinstance(annotations, Mapping) else annotations
+        docs = [note.to_doc() for note in notes]
+        self._file.replace(docs, [_event_doc(event) for event in events], reason)
 
     def reconcile(self, papers: PaperList) -> list[str]:
         """Re-attach annotations whose paper text changed (new id); keep the rest as orphans. Never deletes."""
@@ -216,3 +247,13 @@ class Store:
     def _remember(self, by_id: dict[str, Paper]) -> None:
         with self._lock:
             self._paper_ids = frozenset(by_id)
+
+
+def _event_doc(event: Event | dict) -> dict:
+    if isinstance(event, dict):
+        return dict(event)
+    doc = {"time": event.time, "paper": event.paper, "action": event.action}
+    doc |= {"before": dict(event.before), "after": dict(event.after), "group": event.group}
+    if event.undoes is not None:
+        doc["undoes"] = event.undoes
+    return doc
