@@ -107,6 +107,14 @@ def test_without_a_claim_the_scene_setting_opener_is_dropped():
     )
 
 
+def test_a_title_case_phrase_called_by_a_short_name_is_its_expansion():
+    plain = (
+        "Long prompts are slow. We propose an Adaptive Token Pruning Framework, called ATPF, which drops "
+        "unimportant tokens early in the network."
+    )
+    assert derive_title(plain).startswith("ATPF: Adaptive Token Pruning Framework")
+
+
 def test_a_claim_title_leads_with_the_term_the_abstract_defines_and_uses_most():
     plain = (
         "Spoken language understanding (SLU) maps speech to meaning. SLU models are large and slow on "

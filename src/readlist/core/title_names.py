@@ -27,6 +27,7 @@ _DESCRIPTOR = re.compile(
     r"((?:an?|our|one|the) (?:[\w\-]+ ){0,6}?[\w\-]+)(?:, (?:(?:called|named|dubbed|termed|namely) )?|"
     r" (?:called|named|dubbed|termed) )[\"“']?"
 )
+_CALLED = re.compile(r",? (?:called|named|dubbed|termed|namely) [\"“']?")
 _ARTICLE = re.compile(r"(?:the|our|an?) (?=[A-Z])")
 
 
@@ -84,6 +85,11 @@ def named_after_claim(text: str, start: int) -> Name | None:
     article = _ARTICLE.match(text, start)
     name = name_at(text, article.end() if article else start, article_ok=bool(article))
     if name:
+        called = _CALLED.match(text, name.end)
+        if called:  # "an Adversarial Self-Play Lawyer Framework, called ASP2LJ": the phrase spells the name out
+            short = name_at(text, called.end())
+            if short and short.name != name.name:
+                return Name(short.name, short.expansion or name.name, short.end, name.descriptor)
         last = name.name.rsplit(" ", 1)[-1]
         if article and article.group(0) == "the " and not name.expansion and last.lower() in rules.DESCRIPTOR_NOUNS:
             return name._replace(name="The " + name.name)  # "the Moralization Corpus" is named with its article

@@ -40,6 +40,6 @@ def with_topic(text: str, claim: str) -> tuple[str, str]:
     lowered = claim.lower()
     if long.lower().rstrip("s") in lowered or short.lower() in lowered:
         return "", claim
-    if claim[1:2].islower() or claim[1:2] == " ":
-        claim = claim[:1].lower() + claim[1:]  # "The effect of ..." continues the head: "Topic: the effect of ..."
+    if claim.startswith(("The ", "A ", "An ")):
+        claim = claim[:1].lower() + claim[1:]  # "Topic: the effect of ...", but "Topic: Large Language Models ..."
     return long[:1].upper() + long[1:] + ": ", claim
