@@ -133,6 +133,23 @@ def test_merging_identical_copies_changes_nothing():
     assert not result.report.changed
 
 
+def migrated(copy: Copy, *papers: str) -> Copy:
+    """The copy as schema-1 data arrives: the annotations without any log entries for `papers`."""
+    return Copy(copy.annotations, [e for e in copy.events if e.paper not in papers])
+
+
+def test_a_copy_without_log_entries_for_a_paper_merges_the_same_way_twice():
+    old = migrated(Copy().edit(P, 5, status="read", starred=True))  # set at 5, no log entries
+    logged = Copy().edit(P, 3, status="reading")  # logged at 3; the star was never logged here
+    first = run(old, logged)
+    assert (first.annotations[P].status, first.annotations[P].starred) == ("read", True)
+    merged = Copy(first.annotations, first.events)  # now holds the other copy's entries for P
+    for again in (run(merged, logged), run(merged, old), run(logged, merged)):
+        assert again.annotations[P] == first.annotations[P]
+    assert not run(merged, logged).report.changed and not run(merged, old).report.changed
+    assert run(logged, old).annotations == first.annotations
+
+
 # Random histories: a shared start, then each side edits on its own (even/odd seconds, no ties).
 NOTES = st.sampled_from(["", "a", "b", "ab, c", 'quote " and\nnewline'])
 OPS = st.tuples(
@@ -155,11 +172,20 @@ def play(copy: Copy, ops, parity: int, start: int = 100) -> Copy:
     return copy
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(OPS, max_size=4), st.lists(OPS, max_size=5), st.lists(OPS, max_size=5))
-def test_merge_is_symmetric_idempotent_and_loses_no_note(shared, ops_a, ops_b):
-    start = play(Copy(), shared, 0, start=0)
-    a, b = play(start.clone(), ops_a, 0), play(start.clone(), ops_b, 1)
+UNLOGGED = st.sets(st.sampled_from([P, Q]))  # papers a copy holds without log entries (migrated schema-1 data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(OPS, max_size=4),
+    st.lists(OPS, max_size=5),
+    st.lists(OPS, max_size=5),
+    st.tuples(UNLOGGED, UNLOGGED, UNLOGGED),
+)
+def test_merge_is_symmetric_idempotent_and_loses_no_note(shared, ops_a, ops_b, unlogged):
+    start = migrated(play(Copy(), shared, 0, start=0), *unlogged[0])
+    a = migrated(play(start.clone(), ops_a, 0), *unlogged[1])
+    b = migrated(play(start.clone(), ops_b, 1), *unlogged[2])
     ab, ba = run(a, b), run(b, a)
     assert ab.annotations == ba.annotations
     assert sorted(map(repr, ab.events)) == sorted(map(repr, ba.events))

@@ -1,7 +1,11 @@
 """Merging two readlist databases (say a laptop's copy into this one), as a pure function.
 
 Per paper and field the newer change wins: a field's time is its latest change in that side's
-event log, or the annotation's `updated` when the side logged nothing for the paper. A note edited
+event log, or the annotation's `updated` when the side logged nothing for the paper or its log
+does not account for the value (not what the latest logged change set, nor the default of a field
+never logged): such a value came from a copy without a log (say migrated schema-1 data) or was
+made by an earlier merge (a conflict mark). At equal times the unaccounted value wins, as the
+merged one, so merging the same copy again keeps it. A note edited
 on both sides keeps both texts, separated by a marked line, and the paper is tagged `conflict`.
 A note that the history shows was replaced after it was written (the `before` of a later logged
 change) gives way to the other side's; an empty note never replaces a written one unless the log
@@ -130,33 +134,54 @@ def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -
     return out
 
 
-def _field_times(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, dict[str, datetime]]:
-    """paper -> field -> latest logged change (the key "" holds the paper's latest event of any kind)."""
-    times: dict[str, dict[str, datetime]] = defaultdict(dict)
+Logged = dict[str, dict[str, tuple[datetime, set[str]]]]  # paper -> field -> (latest change, values it set)
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _field_times(events: Iterable[Event], renames: Mapping[str, str]) -> Logged:
+    """paper -> field -> latest logged change and the values set then (key "": the latest event of any kind)."""
+    times: Logged = defaultdict(dict)
     for event in events:
         moment = _moment(event.time)
         per_paper = times[renames.get(event.paper, event.paper)]
-        for name in (*event.after.keys(), ""):
-            if name not in per_paper or per_paper[name] < moment:
-                per_paper[name] = moment
+        for name, value in (*event.after.items(), ("", None)):
+            seen = per_paper.get(name)
+            if seen is None or seen[0] < moment:
+                per_paper[name] = (moment, {_canon(value)})
+            elif seen[0] == moment:
+                seen[1].add(_canon(value))
     return times
 
 
-def _time(note: Annotation, times: Mapping[str, Mapping[str, datetime]], name: str) -> datetime:
+def _time(note: Annotation, times: Logged, name: str) -> datetime:
+    """When the side set the field: its latest logged change, or `updated` for a value its log does not account for."""
     logged = times.get(note.id)
     if not logged:
         return _moment(note.updated)
-    return logged.get(name, _OLDEST)
+    moment = logged[name][0] if name in logged else _OLDEST
+    return max(moment, _moment(note.updated)) if _unaccounted(note, times, name) else moment
 
 
-def _tie_key(name: str, value: Any) -> tuple[bool, str]:
+def _unaccounted(note: Annotation, times: Logged, name: str) -> bool:
+    """The value is not what the side's log says: not set by its latest logged change, nor a never-logged default."""
+    value = getattr(note, name)
+    logged = times.get(note.id, {}).get(name)
+    if logged is None:
+        return value != getattr(Annotation(note.id), name)
+    return _canon(value) not in logged[1]
+
+
+def _tie_key(name: str, value: Any, unaccounted: bool) -> tuple[bool, bool, str]:
     """Orders two values changed at the same instant, the same way from either side.
 
-    Equal times with different values mostly mean one side already merged the other; tags
-    that carry the conflict mark are the merged ones.
+    Equal times with different values mostly mean one side already merged the other: the value
+    its log does not account for, or tags that carry the conflict mark, are the merged ones.
     """
     flagged = name == "tags" and CONFLICT_TAG in value
-    return flagged, json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return unaccounted, flagged, _canon(value)
 
 
 def note_parts(note: str) -> list[str]:
@@ -202,8 +227,8 @@ def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[st
 def merge_annotation(
     a: Annotation,
     b: Annotation,
-    times_a: Mapping[str, Mapping[str, datetime]],
-    times_b: Mapping[str, Mapping[str, datetime]],
+    times_a: Logged,
+    times_b: Logged,
     replaced: Mapping[str, datetime],
 ) -> tuple[Annotation, bool]:
     changes: dict[str, Any] = {}
@@ -211,7 +236,9 @@ def merge_annotation(
     for name in MERGED_FIELDS:
         va, vb = getattr(a, name), getattr(b, name)
         ta, tb = _time(a, times_a, name), _time(b, times_b, name)
-        winner = a if (ta, _tie_key(name, va)) >= (tb, _tie_key(name, vb)) else b
+        key_a = (ta, _tie_key(name, va, _unaccounted(a, times_a, name)))
+        key_b = (tb, _tie_key(name, vb, _unaccounted(b, times_b, name)))
+        winner = a if key_a >= key_b else b
         changes[name] = getattr(winner, name)
         winners[name] = winner
     note, conflict = _merge_note(a.note, b.note, _time(a, times_a, "note"), _time(b, times_b, "note"), replaced)
