@@ -25,7 +25,9 @@ def first_clause(text: str) -> str:
     if "(" in text:
         text = rules.PAREN.sub("", text)
     lowered = text.lower()
-    if any(hint in lowered for hint in rules.FLUFF_HINTS):
+    if any(hint in lowered for hint in rules.FLUFF_HINTS) or (
+        "ly " in lowered and any(hint in lowered for hint in rules.FLUFF_ADVERBS)
+    ):
         text = rules.fix_articles(rules.FLUFF.sub("", text))
     return text.strip(" ,;:.-–—\"”'(")
 
