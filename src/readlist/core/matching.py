@@ -16,7 +16,8 @@ from .tokens import MIN_ROOT, STOPWORDS, fold, root, split_words, stem
 EXACT, FAMILY, PREFIX, NEAREST = 1.0, 0.85, 0.75, 0.9
 ONE_TYPO, TWO_TYPOS = 0.55, 0.4
 FAINT = 0.3  # a typo variant of a word that exists as typed: ranks, but does not count as a match
-OUTNUMBER = 10  # unless the variant is this many times as common: then the word as typed is likely a typo
+HAPAX = 2  # unless the word as typed is in this few papers (a typo in them?)
+OUTNUMBER = 10  # and the variant in this many times as many: then the variant counts as a near word
 MAX_FAMILY_OF_NEAREST = 4
 MAX_PREFIX_TERMS = 120  # a one-letter prefix keeps its most common completions only
 MAX_FUZZY_TERMS = 60
@@ -92,7 +93,8 @@ class WordMatcher:
             near.sort(key=lambda hit: (hit[0], -df(hit[1]), hit[1]))
             near = near[:MAX_FUZZY_TERMS]
             if real or (self.prefix and found):
-                common = OUTNUMBER * max(map(df, found))
+                seen = max(map(df, found))
+                common = OUTNUMBER * seen if seen <= HAPAX else 1 << 62
                 for distance, term in near:
                     found.setdefault(term, typo_weight(distance) if df(term) >= common else FAINT)
             elif near:

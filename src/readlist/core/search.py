@@ -26,6 +26,8 @@ __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
 K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
+MIN_PART = 3  # letters in each part of a compound word read as two words
+RARE = 5  # papers: a word this common is not read as two
 SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
 
 
@@ -157,7 +159,19 @@ class SearchIndex:
         for doc, score in mine.items():
             best[doc] = best.get(doc, 0.0) + score
 
-    def phrase_docs(self, words: list[str], title_only: bool) -> set[int]:
+    def compounds(self, word: str) -> list[tuple[str, str]]:
+        """Ways to read a rare or unknown word as two indexed words ("multiuser": multi, user)."""
+        ids = self.term_ids
+        if len(word) < 2 * MIN_PART or not word.isalpha() or self.df(stem(word)) >= RARE:
+            return []
+        out = []
+        for cut in range(MIN_PART, len(word) - MIN_PART + 1):
+            head, tail = word[:cut], word[cut:]
+            if head not in STOPWORDS and tail not in STOPWORDS and stem(head) in ids and stem(tail) in ids:
+                out.append((head, tail))
+        return out
+
+    def phrase_docs(self, words: list[str], title_only: bool, most: int | None = None) -> set[int]:
         """Papers whose title (or abstract) has these folded words in a row (plurals allowed)."""
         keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
         if not keys or None in keys:
@@ -166,6 +180,8 @@ class SearchIndex:
         for tid in sorted(keys, key=self.data.title.count if title_only else self.data.body.count):
             found = self.docs({tid: EXACT}, title_only)
             pool = found if pool is None else pool & found
+        if most is not None and len(pool or ()) > most:
+            return set()
         pattern = phrase_pattern(words)
         out = set()
         for doc in pool or ():

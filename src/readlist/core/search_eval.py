@@ -9,8 +9,7 @@ from functools import reduce
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from .matching import EXACT, FAINT, WordMatcher, matchers
-from .proximity import SCANNED, Proximity
+from .matching import EXACT, FAINT, NEAREST, WordMatcher, matchers
 from .query import Query, Term
 from .tokens import fold, phrase_pattern, split_words, stem, word_spans
 
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
     from .search import SearchIndex
 
 NOTE_BOOST = 1.0
+COMPOUND_POOL = 2000  # papers checked at most for a word read as two ("multiuser" in "multi-user")
 
 
 @dataclass(frozen=True)
@@ -47,10 +47,10 @@ class Annotated:
 
 @dataclass
 class Scoring:
-    variants: dict[int, float]
+    variants: dict[int, float]  # term id -> weight
     title_only: bool
     idf: float  # the word's own weight: no variant weighs more
-    note_hits: dict[int, float] = field(default_factory=dict)
+    note_hits: dict[int, float] = field(default_factory=dict)  # also papers holding the word as two
 
 
 @dataclass
@@ -62,8 +62,7 @@ class Evaluation:
     excluded: set[int] = field(default_factory=set)
     scoring: list[Scoring] = field(default_factory=list)
     highlight: list[WordMatcher] = field(default_factory=list)
-    near_terms: list[dict[str, float]] = field(default_factory=list)  # each free word's matching terms
-    near_idfs: list[float] = field(default_factory=list)
+    free: list[tuple[WordMatcher, Scoring]] = field(default_factory=list)  # the free words, in order
     phrases: list[tuple[str, ...]] = field(default_factory=list)
     _memo: dict[str, bool] = field(default_factory=dict)
 
@@ -95,16 +94,35 @@ class Evaluation:
             variants = index.expand(matcher)
             docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only)
             hits = {} if title_only else self.note_hits(matcher)
+            if not title_only:
+                for parts in index.compounds(matcher.word):
+                    for doc in index.phrase_docs(list(parts), False, COMPOUND_POOL):
+                        hits[doc] = max(hits.get(doc, 0.0), NEAREST)
+                    self.phrases.append(parts)
             docs.update(hits)
-            idf = index.word_idf(variants)
+            scoring = Scoring(variants, title_only, index.word_idf(variants), hits)
             if title_only:
                 self.required.append(docs)
             else:
                 self.word_sets.append(docs)
-                self.near_terms.append({index.data.terms[tid]: w for tid, w in variants.items() if w > FAINT})
-                self.near_idfs.append(idf)
-            self.scoring.append(Scoring(variants, title_only, idf, hits))
+                self.free.append((matcher, scoring))
+            self.scoring.append(scoring)
             self.highlight.append(matcher)
+
+    def join_neighbours(self) -> None:
+        """Neighbouring words also match their joined form: "multi user" finds "multiuser"."""
+        index = self.index
+        for k in range(len(self.free) - 1):
+            (first, one), (second, two) = self.free[k], self.free[k + 1]
+            joined = WordMatcher.of(first.word + second.word).exact
+            tid = index.term_ids.get(joined.stem)
+            if tid is None:
+                continue
+            docs = index.docs({tid: NEAREST})
+            for n, scoring in ((k, one), (k + 1, two)):
+                scoring.variants[tid] = max(scoring.variants.get(tid, 0.0), NEAREST)
+                self.word_sets[n] |= docs
+            self.highlight.append(joined)
 
     def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:
         words = tuple(split_words(fold(term.value)))
@@ -195,29 +213,11 @@ class Evaluation:
         first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
         rest = sorted(partial)
         rest.sort(key=best.__getitem__, reverse=True)
-        hits: Counter[int] = Counter()
         if len(self.word_sets) > 2:  # papers missing fewer words come first
-            hits.update(chain.from_iterable(self.word_sets))
+            hits = Counter(chain.from_iterable(self.word_sets))
             rest.sort(key=hits.__getitem__, reverse=True)
-        if len(self.near_terms) >= 2:
-            self._near(first, best)
-            self._near(rest, best, hits)
         positions = first + rest
         return positions, [round(best[pos], 6) for pos in positions], len(first)
-
-    def _near(self, ranked: list[int], best: dict[int, float], hits: Counter[int] | None = None) -> None:
-        """Add the proximity bonus to the leading papers and re-sort them (by words held first, if given)."""
-        head = ranked[:SCANNED]
-        if not head:
-            return
-        near = Proximity(self.near_terms, self.near_idfs)
-        papers = self.index.papers
-        for doc in head:
-            best[doc] += near.bonus(papers[doc].text)
-        head.sort(key=best.__getitem__, reverse=True)
-        if hits:
-            head.sort(key=hits.__getitem__, reverse=True)
-        ranked[:SCANNED] = head
 
     # -- highlighting -----------------------------------------------------------------------
 
@@ -267,6 +267,7 @@ def evaluate(index: SearchIndex, query: Query, annotations: Mapping[str, Any]) -
     evaluation = Evaluation(index, annotated)
     for term in query.terms:
         evaluation.add(term)
+    evaluation.join_neighbours()
     return evaluation
 
 
