@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -44,6 +45,9 @@ class ReadlistApp(App):
         self._related = None
         self._related_lock = threading.Lock()
         self.search_index = None
+        # Papers live as long as the app: moving them out of the collector's reach keeps full
+        # collections (which would walk 100k papers) from stalling key presses.
+        gc.freeze()
 
     @property
     def main_screen(self) -> MainScreen:
@@ -89,6 +93,7 @@ class ReadlistApp(App):
 
     def index_ready(self, index) -> None:
         self.search_index = index
+        gc.freeze()  # the index is long-lived: keep the collector from walking it on every pass
 
     def related_index(self):
         """Built once, on first use, in whichever worker thread asks first."""

@@ -147,7 +147,7 @@ class PaperList(ScrollView, can_focus=True):
             self.post_message(self.Highlighted(position))
 
     def refresh_line(self, row: int) -> None:
-        self.refresh_lines(row - int(self.scroll_offset.y), 1)
+        self.refresh_lines(row, 1)  # in list rows; ScrollView subtracts the scroll offset
 
     def scroll_to_row(self, row: int) -> None:
         top = int(self.scroll_offset.y)
