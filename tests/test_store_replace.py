@@ -1,0 +1,146 @@
+"""The file's one-document-per-line layout, `Store.replace_all` (what a merge writes through), the
+undo floor it sets, and compaction of the change log."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from datetime import UTC, datetime
+
+import pytest
+
+from readlist.core import log_compaction
+from readlist.core.annotation import Annotation, Event
+from readlist.core.db_format import split_lines
+from readlist.core.merge_db import merge_database
+from readlist.core.reader import parse_text
+from readlist.core.store import Store
+
+ABSTRACTS = [
+    "We study sparse attention for long documents and show that a learned routing matches dense attention.",
+    "A new benchmark for table question answering reveals that retrieval errors dominate model failures.",
+    "Diffusion policies for robot grasping transfer from simulation when trained with randomised friction.",
+]
+
+
+@pytest.fixture
+def papers():
+    return parse_text("\n\n".join(ABSTRACTS)).papers
+
+
+def test_each_document_is_one_line_and_a_hand_edited_file_still_opens(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(papers[0], note='line one\nline two with "quotes" and },"9":{ braces')
+    store.toggle_star(papers[1])
+    text = db.read_text(encoding="utf-8")
+    assert split_lines(text) is not None
+    assert (
+        len(text.splitlines()) == 2 + 3 * 2 + 1 + 2 + 2
+    )  # { }, 3 tables' header and closer, meta, 2 papers, 2 entries
+    # Re-indented by hand (another layout): read as plain JSON, and written back one document per line.
+    db.write_text(json.dumps(json.loads(text), indent=2), encoding="utf-8")
+    again = Store(db)
+    assert again.get(papers[0].id).note.startswith("line one\nline two")
+    again.toggle_star(papers[2])
+    assert split_lines(db.read_text(encoding="utf-8")) is not None
+    assert Store(db).get(papers[1].id).starred and Store(db).get(papers[2].id).starred
+
+
+def test_the_first_write_after_opening_reuses_the_other_documents_text(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    Store(db).update(papers[0], note="café", tags=["x"])
+    Store(db).toggle_star(papers[1])
+    db.write_text(db.read_text(encoding="utf-8").replace("café", "caf\\u00e9"), encoding="utf-8")  # same JSON value
+    Store(db).toggle_star(papers[2])  # a fresh process: the first write after opening
+    text = db.read_text(encoding="utf-8")
+    assert "caf\\u00e9" in text  # that line was copied, not encoded again
+    assert Store(db).get(papers[0].id).note == "café" and Store(db).get(papers[2].id).starred
+
+
+def test_replace_all_backs_up_replaces_and_leaves_nothing_to_undo(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.toggle_star(papers[0])
+    store.set_status(papers[1], "read")
+    with store.locked():
+        notes = store.all()
+        events = store.events()[::-1]
+        notes[papers[1].id] = replace(notes[papers[1].id], note="from the laptop")
+        notes[papers[2].id] = Annotation(papers[2].id, tags=("new",))
+        store.replace_all(notes, events, reason="merge")
+    assert [p.name for p in tmp_path.glob("readlist.json.bak-*") if p.name.endswith("-merge")]
+    other = Store(db)  # another process sees the replacement
+    assert other.get(papers[1].id).note == "from the laptop" and other.get(papers[2].id).tags == ("new",)
+    assert other.get(papers[0].id).starred and len(other.events()) == 2
+    assert store.undo() is None and other.undo() is None  # the star and status before it stay
+    other.toggle_star(papers[0])
+    assert "unstar" in (store.undo() or "")  # changes after the replacement undo as usual
+    assert store.get(papers[0].id).starred
+    assert store.undo() is None
+
+
+def test_replace_all_refuses_invalid_annotations_and_writes_nothing(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.toggle_star(papers[0])
+    before = db.read_bytes()
+    with pytest.raises(ValueError):
+        store.replace_all([Annotation(papers[0].id, status="skimmed")], [])
+    assert db.read_bytes() == before and store.get(papers[0].id).starred
+
+
+def test_merge_writes_through_the_store_and_a_dry_run_writes_nothing(tmp_path, papers):
+    laptop, desk = tmp_path / "laptop.json", tmp_path / "desk.json"
+    Store(laptop).update(papers[0], note="laptop note")
+    desk_store = Store(desk)
+    desk_store.toggle_star(papers[1])
+    before = desk.read_bytes()
+    assert merge_database(desk, laptop, dry_run=True).changed
+    assert desk.read_bytes() == before and not list(tmp_path.glob("desk.json.bak-*"))
+    merge_database(desk, laptop)
+    assert desk_store.reload_if_changed()  # a running readlist notices the merged file
+    assert desk_store.get(papers[0].id).note == "laptop note"
+    assert split_lines(desk.read_text(encoding="utf-8")) is not None
+    assert desk_store.undo() is None
+    assert not merge_database(desk, laptop).changed
+
+
+def _log(n: int, start: datetime) -> dict[str, dict]:
+    """n log entries: paper i % 50 starred and unstarred in turn, one change group each."""
+    out = {}
+    for i in range(1, n + 1):
+        paper, on = f"{i % 50:012x}", bool(i // 50 % 2)
+        time = start.replace(second=i % 60, minute=i // 60 % 60, hour=i // 3600).strftime("%Y-%m-%dT%H:%M:%SZ")
+        out[str(i)] = {"time": time, "paper": paper, "action": "star", "before": {}, "after": {"starred": on}}
+        out[str(i)]["group"] = f"g{i}"
+    return out
+
+
+def test_compaction_keeps_recent_entries_and_each_fields_latest_change():
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    events = _log(12_000, start)
+    events["3"] = {"time": "2024-01-01T00:00:03Z", "paper": "abc", "action": "reattach", "after": {"id": "abc"}}
+    events["4"]["after"] = {"status": "read"}  # a read long ago: not needed for the stats of today
+    drop, floor = log_compaction.plan(events, datetime(2025, 1, 1, tzinfo=UTC))
+    assert floor == 12_000 - log_compaction.RECENT
+    kept = set(events) - drop
+    assert {str(i) for i in range(floor + 1, 12_001)} <= kept
+    assert "3" in kept and "4" in kept  # a re-attachment; the only logged status change of its paper
+    assert "5" not in kept  # a star long superseded
+
+
+def test_the_store_compacts_a_long_log_and_undo_stops_below_it(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    Store(db).toggle_star(papers[0])
+    data = json.loads(db.read_text(encoding="utf-8"))
+    data["events"] = _log(log_compaction.RECENT * 2 + 5, datetime(2024, 1, 1, tzinfo=UTC))
+    db.write_text(json.dumps(data), encoding="utf-8")
+    store = Store(db)
+    store.toggle_star(papers[1])
+    events = store.events()
+    assert len(events) < log_compaction.RECENT + 100
+    assert events[0].paper == papers[1].id
+    for _ in range(3):
+        assert store.undo() is not None
+    assert all(isinstance(e, Event) for e in Store(db).events())
