@@ -17,7 +17,7 @@ from itertools import repeat
 from .paper import Paper
 from .tokens import STOPWORDS, index_form, split_words, stem
 
-TITLE_CHARS = 90  # derived titles are the first sentence, cut near this many characters
+TITLE_CHARS = 90  # without a title line, the first sentence's first words stand in for the title
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
@@ -57,11 +57,17 @@ class IndexData:
 
 
 def title_source(paper: Paper) -> str:
-    """The folded text whose words count as title words: the file's title, else the first sentence."""
+    """The folded text whose words count as title words: the file's title, else the first sentence.
+
+    A long first sentence is cut after about TITLE_CHARS characters, at a word boundary.
+    """
     if paper.file_title:
         return index_form(paper.file_title)
     head = _SENTENCE.split(paper.text[: TITLE_CHARS * 3], maxsplit=1)[0]
-    return index_form(head[:TITLE_CHARS])
+    if len(head) > TITLE_CHARS:
+        head = head[: TITLE_CHARS + 1]
+        head = head if head[-1].isspace() else head.rsplit(None, 1)[0]
+    return index_form(head)
 
 
 def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]] | None) -> Postings:
@@ -112,25 +118,20 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
             raise BuildCancelled
         form = index_form(paper.text)
         found = split_words(form)
-        for word in set(found).difference(term_of):
-            if word not in STOPWORDS:
-                term_id(word)
+        for word in set(found).difference(term_of, STOPWORDS):
+            term_id(word)
         counts = Counter(map(term_of.get, found))
         counts.pop(None, None)
         lengths.append(sum(counts.values()))
         # C-level loops: one list.append per (term, paper) pair
         deque(map(append, map(body_docs.__getitem__, counts), repeat(doc)), maxlen=0)
         deque(map(append, map(body_tfs.__getitem__, counts), counts.values()), maxlen=0)
-        seen: set[int] = set()
-        for word in split_words(title_source(paper)):
-            if word in STOPWORDS:
-                continue
-            tid = term_of.get(word)
-            if tid is None:
-                tid = term_id(word)
-            if tid not in seen:
-                seen.add(tid)
-                title_docs[tid].append(doc)
+        heading = set(split_words(title_source(paper)))
+        for word in heading.difference(term_of, STOPWORDS):
+            term_id(word)
+        tids = set(map(term_of.get, heading))
+        tids.discard(None)
+        deque(map(append, map(title_docs.__getitem__, tids), repeat(doc)), maxlen=0)
     stems = list(id_of_stem)
     order = sorted(range(len(stems)), key=stems.__getitem__)
     return IndexData(
