@@ -146,8 +146,10 @@ def test_title_hits_rank_above_abstract_hits():
 
 
 def test_exact_ranks_above_fuzzy():
+    # "modal" is one letter from "model", but both are words: the paper with "modal" follows as a partial match
     papers = make(["A study of the modal logic of games.", "A study of the model logic of games."])
-    assert found(SearchIndex.build(papers), "model logic ") == [1, 0]
+    result = SearchIndex.build(papers).search("model logic ")
+    assert list(result.positions) == [1, 0] and result.full_matches == 1
 
 
 def test_rarer_words_weigh_more():
@@ -189,3 +191,59 @@ def test_spans_cover_words_prefixes_typos_and_phrases(index, papers):
 def test_matched_terms(index):
     result = index.search("grahp nodes")
     assert set(result.matched_terms(result.positions[0])) == {"graph", "node", "graphs"}
+
+
+def test_word_forms_meet_and_the_typed_form_ranks_first():
+    papers = make(
+        [
+            "An evaluation of retrieval systems on long documents.",
+            "We evaluated retrieval systems twice on long documents.",
+            "Evaluating retrieval systems on long documents.",
+            "Retrieval systems at scale.",
+        ]
+    )
+    index = SearchIndex.build(papers)
+    result = index.search("evaluating retrieval ")
+    assert result.full_matches == 3
+    assert list(result.positions[:1]) == [2]
+    assert sorted(result.positions[:3]) == [0, 1, 2]
+    text = papers[1].plain
+    assert [text[a:b] for a, b in result.spans(text)] == ["evaluated", "retrieval"]
+
+
+def test_a_misspelt_word_matches_its_nearest_real_word():
+    papers = make(["Retrieval augmented generation for code.", "Generation of code from retrieval logs."])
+    index = SearchIndex.build(papers)
+    assert sorted(full(index, "retreival generation ")) == [0, 1]
+
+
+def test_a_rare_spelling_yields_to_a_common_near_word():
+    common = [f"Approximation bounds for kernels, part {n}." for n in range(12)]
+    papers = make([*common, "Approximatin of kernels (a typo in the abstract)."])
+    index = SearchIndex.build(papers)
+    assert index.search("approximatin kernels ").full_matches == 13
+
+
+def test_compounds_joined_split_or_hyphenated():
+    papers = make(
+        [
+            "Scheduling for multi-user networks.",
+            "Multiuser detection in wireless channels.",
+            "Self-supervised learning of speech.",
+        ]
+    )
+    index = SearchIndex.build(papers)
+    assert sorted(full(index, "multiuser ")) == [0, 1]
+    assert sorted(full(index, "multi-user ")) == [0, 1]
+    assert full(index, "selfsupervised ") == [2]
+    result = index.search("multiuser ")
+    text = papers[0].plain
+    assert [text[a:b] for a, b in result.spans(text)] == ["multi-user"]
+
+
+def test_title_words_stop_at_a_word_boundary():
+    first = "Graph " + "neural " * 11 + "big networks for molecules."  # the title cut falls inside "networks"
+    index = SearchIndex.build(make([first]))
+    assert full(index, "title:graph ") == [0]
+    assert full(index, "title:molecules ") == []
+    assert full(index, "title:net ") == []  # no fragment of a cut word is a title word

@@ -92,11 +92,14 @@ class WordMatcher:
                     near.extend((distance, term) for term, distance, _ in hits if distance)
             near.sort(key=lambda hit: (hit[0], -df(hit[1]), hit[1]))
             near = near[:MAX_FUZZY_TERMS]
-            if real or (self.prefix and found):
-                seen = max(map(df, found))
+            if real:
+                seen = max(df(term) for term, weight in found.items() if weight != PREFIX)
                 common = OUTNUMBER * seen if seen <= HAPAX else 1 << 62
                 for distance, term in near:
                     found.setdefault(term, typo_weight(distance) if df(term) >= common else FAINT)
+            elif found:  # completions of a word being typed come before its typo variants
+                for distance, term in near:
+                    found.setdefault(term, typo_weight(distance))
             elif near:
                 closest = near[0][0]
                 for distance, term in near:
