@@ -13,7 +13,8 @@ from textual.worker import get_current_worker
 from ...core.paper import PaperList as Papers
 from ..actions import bindings
 from ..widgets.detail import DetailPane
-from ..widgets.paper_list import PaperList, RowLook
+from ..widgets.paper_list import PaperList
+from ..widgets.paper_row import RowLook
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotating import AnnotatingMixin

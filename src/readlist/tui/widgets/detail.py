@@ -16,7 +16,7 @@ from ...core.paper import Paper
 from ...core.text import strip_control
 from ..display import STATUS_MARKS, safe
 from .detail_body import DetailBody
-from .paper_list import RowLook
+from .paper_row import RowLook
 
 Spans = Callable[[str], list[tuple[int, int]]]
 

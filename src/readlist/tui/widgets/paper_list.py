@@ -7,7 +7,6 @@ the position array and never mounts widgets.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,19 +19,9 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core.paper import Paper
-from ..display import row_marks, safe
+from .paper_row import RowLook, render_row
 
 Spans = Callable[[str], list[tuple[int, int]]]
-
-
-@dataclass(frozen=True)
-class RowLook:
-    """What one row shows besides the title (from the annotations)."""
-
-    starred: bool = False
-    status: str = "unread"
-    tags: tuple[str, ...] = ()
-    title: str | None = None
 
 
 class PaperList(ScrollView, can_focus=True):
@@ -229,22 +218,4 @@ class PaperList(ScrollView, can_focus=True):
 
     def render_row(self, position: int, width: int) -> Text:
         paper = self.papers[position]
-        look = self.look(paper)
-        star, status, status_class = row_marks(look.starred, look.status)
-        text = Text(no_wrap=True, overflow="ellipsis", end="")
-        text.append(star, self.style_of("star"))
-        text.append(status, self.style_of(status_class))
-        text.append(" ")
-        title = safe(look.title or paper.title)
-        tags = ("  " + " ".join(f"#{safe(tag)}" for tag in look.tags)) if look.tags else ""
-        room = max(width - 4 - min(len(tags), width // 3), 8)
-        shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
-        title_text = Text(shown)
-        if self.spans is not None:
-            match_style = self.style_of("match")
-            for start, end in self.spans(shown):
-                title_text.stylize(match_style, start, end)
-        text.append_text(title_text)
-        if tags:
-            text.append(tags[: width - 4 - len(shown)], self.style_of("tags"))
-        return text
+        return render_row(paper, self.look(paper), width, self.style_of, self.spans)

@@ -1,0 +1,45 @@
+"""One row of the paper list: star, status, title (matches highlighted, cut with an ellipsis) and tags."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rich.style import Style
+from rich.text import Text
+
+from ...core.paper import Paper
+from ..display import row_marks, safe
+
+Spans = Callable[[str], list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class RowLook:
+    """What one row shows besides the title (from the annotations)."""
+
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple[str, ...] = ()
+    title: str | None = None
+
+
+def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str], Style], spans: Spans | None) -> Text:
+    star, status, status_class = row_marks(look.starred, look.status)
+    text = Text(no_wrap=True, overflow="ellipsis", end="")
+    text.append(star, style_of("star"))
+    text.append(status, style_of(status_class))
+    text.append(" ")
+    title = safe(look.title or paper.title)
+    tags = ("  " + " ".join(f"#{safe(tag)}" for tag in look.tags)) if look.tags else ""
+    room = max(width - 4 - min(len(tags), width // 3), 8)
+    shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
+    title_text = Text(shown)
+    if spans is not None:
+        match_style = style_of("match")
+        for start, end in spans(shown):
+            title_text.stylize(match_style, start, end)
+    text.append_text(title_text)
+    if tags:
+        text.append(tags[: width - 4 - len(shown)], style_of("tags"))
+    return text
