@@ -98,8 +98,7 @@ def main() -> None:
         rank = found.index(pos) + 1 if pos in found else None
         ranks.append(rank)
         if rank != 1:
-            top = papers[found[0]].title if found else "-"
-            misses.append((query, rank, titles[papers[pos].index], top))
+            misses.append((query, rank, titles[papers[pos].index], found[0] if found else None))
     n = len(ranks)
     first = sum(r == 1 for r in ranks) / n
     top10 = sum(r is not None and r <= 10 for r in ranks) / n
@@ -119,7 +118,8 @@ def main() -> None:
         ],
     )
     for query, rank, title, top in misses[: args.show]:
-        print(f"  {rank!s:>5}  {query!r}  <- {title}\n         first: {top}")
+        print(f"  {rank!s:>5}  {query!r}  <- {title}")
+        print(f"         first: {'-' if top is None else papers[top].title}")
 
 
 if __name__ == "__main__":
