@@ -122,7 +122,7 @@ class AtomicJSONStorage(Storage):
         self._lines[table].pop(str(doc_id), None)
 
     def encode(self) -> bytes:
-        tables: dict[str, list[str]] = {}
+        tables: dict[str, list[bytes]] = {}
         for name, table in self.data.items():
             cache = self._lines.get(name)
             if cache is None:

@@ -52,51 +52,52 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one in
 _SCAN = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner: parses one value at an index
 _TABLE_LINE = re.compile(r'"(\w+)":\{')
 
-DocLines = dict[str, dict[str, str]]  # table -> doc id -> the document's line ('"7":{...}', no comma)
+DocLines = dict[str, dict[str, bytes]]  # table -> doc id -> the document's line (b'"7":{...}', no comma)
 
 
 def encode(data: dict | list | str) -> bytes:
     return _ENCODER.encode(data).encode("utf-8")
 
 
-def doc_line(doc_id: str, doc: dict) -> str:
-    return f'"{doc_id}":{_ENCODER.encode(doc)}'
+def doc_line(doc_id: str, doc: dict) -> bytes:
+    return f'"{doc_id}":{_ENCODER.encode(doc)}'.encode()
 
 
-def layout(tables: dict[str, list[str]]) -> bytes:
+def layout(tables: dict[str, list[bytes]]) -> bytes:
     """The file's bytes from each table's document lines (see the module docstring)."""
-    out = ["{"]
+    out = [b"{"]
     last = len(tables) - 1
     for n, (name, lines) in enumerate(tables.items()):
-        out.append(_ENCODER.encode(name) + ":{")
+        out.append(encode(name) + b":{")
         if lines:
-            out.append(",\n".join(lines))
-        out.append("}," if n < last else "}")
-    out.append("}\n")
-    return "\n".join(out).encode("utf-8")
+            out.append(b",\n".join(lines))
+        out.append(b"}," if n < last else b"}")
+    out.append(b"}\n")
+    return b"\n".join(out)
 
 
-def split_lines(text: str) -> tuple[dict[str, dict], DocLines] | None:
+def split_lines(text: str, raw: bytes | None = None) -> tuple[dict[str, dict], DocLines] | None:
     """Parse a file written in the one-document-per-line layout: (data, each document's line).
 
     Each document line is parsed on its own, so a line that is not exactly one document makes
     this return None (and the caller parses the text as ordinary JSON, keeping no lines).
     """
     lines = text.split("\n")
+    raw_lines = (raw if raw is not None else text.encode()).split(b"\n")  # UTF-8 has no 0x0A inside a character
     if lines[-1] == "":
         lines.pop()
     if len(lines) < 2 or lines[0] != "{" or lines[-1] != "}":
         return None
     data: dict[str, dict] = {}
-    texts: DocLines = {}
+    found: DocLines = {}
     n, end = 1, len(lines) - 1
     while n < end:
         header = _TABLE_LINE.fullmatch(lines[n])
         if header is None or header.group(1) in data:
             return None
         table: dict[str, dict] = {}
-        table_lines: dict[str, str] = {}
-        data[header.group(1)], texts[header.group(1)] = table, table_lines
+        table_lines: dict[str, bytes] = {}
+        data[header.group(1)], found[header.group(1)] = table, table_lines
         n, more = n + 1, True
         while n < end and lines[n][:1] == '"':
             line = lines[n]
@@ -111,12 +112,12 @@ def split_lines(text: str) -> tuple[dict[str, dict], DocLines] | None:
             more = stop < len(line)
             if more and line[stop:] != ",":
                 return None
-            table[doc_id], table_lines[doc_id] = doc, line[:stop]
+            table[doc_id], table_lines[doc_id] = doc, raw_lines[n][:-1] if more else raw_lines[n]
             n += 1
         if n >= end or (table and more) or lines[n] != ("}," if n + 1 < end else "}"):
             return None
         n += 1
-    return data, texts
+    return data, found
 
 
 def decode(raw: bytes) -> dict[str, dict]:
@@ -132,7 +133,7 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DamagedFile(f"not UTF-8 at byte {exc.start}") from None
-    split = split_lines(text)
+    split = split_lines(text, raw)
     if split is not None:
         data, texts = split
     else:
