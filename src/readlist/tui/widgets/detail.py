@@ -38,6 +38,10 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> T
         text.append("  tags: ")
         text.append(" ".join(f"#{safe(tag)}" for tag in look.tags), "cyan")
     text.append("\n\n")
+    if note.strip():  # the user's own words first: they are what they come back for
+        text.append("Note\n", "bold")
+        text.append("\n".join(strip_control(line) for line in note.splitlines()))
+        text.append("\n\n")
     body = Text(safe(paper.plain))
     if spans is not None:
         for start, end in spans(body.plain):
@@ -48,12 +52,8 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> T
         for url in paper.urls:
             text.append("\n  ")
             text.append(safe(url), "underline")
-    text.append("\n\n")
-    if note.strip():
-        text.append("Note\n", "bold")
-        text.append("\n".join(strip_control(line) for line in note.splitlines()))
-    else:
-        text.append("No note yet — press n to write one.", "dim")
+    if not note.strip():
+        text.append("\n\nNo note yet — press n to write one.", "dim")
     return text
 
 
