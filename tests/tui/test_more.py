@@ -137,3 +137,23 @@ async def test_write_failure_is_shown_kept_and_retried(app, tmp_path, monkeypatc
         assert app.store.pending_error is None
     paper_id = app.papers.papers[0].id
     assert Store(Path(tmp_path / "db.json")).get(paper_id).starred
+
+
+async def test_quit_with_unsaved_changes_warns_first(app, monkeypatch):
+    import readlist.core.atomic_storage as storage
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(storage.os, "replace", full_disk)
+        await pilot.press("s")
+        await settle(pilot)
+        await pilot.press("q")
+        await settle(pilot)
+        assert app.is_running
+        assert any("would be lost" in n.message for n in app._notifications)
+        await pilot.press("q")
+        await pilot.pause()
+        assert not app.is_running

@@ -45,6 +45,8 @@ class ReadlistApp(App):
         self._related = None
         self._related_lock = threading.Lock()
         self.search_index = None
+        self._state_saved = False
+        self._quit_anyway = False
         # Papers live as long as the app: moving them out of the collector's reach keeps full
         # collections (which would walk 100k papers) from stalling key presses.
         gc.freeze()
@@ -114,20 +116,30 @@ class ReadlistApp(App):
         )
 
     async def action_quit(self) -> None:
-        save_state(self.state_path, self.remember())
+        self.save_ui_state()
+        self._state_saved = True
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(self._writer, self.store.flush)
-        if self.store.pending_error:
+        if self.store.pending_error and not self._quit_anyway:
+            self._quit_anyway = True
             self.notify(
-                f"{self.store.pending_error} — not quitting so nothing is lost; fix it and press q again",
+                f"{self.store.pending_error}. Unsaved changes would be lost: fix the problem and press q "
+                "(saved then), or press q again to quit without them",
                 severity="error",
                 markup=False,
-                timeout=10,
+                timeout=STICKY,
             )
-            self._quit_anyway = getattr(self, "_quit_anyway", 0) + 1
-            if self._quit_anyway < 2:
-                return
+            return
         self.exit()
 
+    def save_ui_state(self) -> None:
+        try:
+            state = self.remember()
+        except Exception:  # widgets already gone while shutting down: keep what was saved last
+            return
+        save_state(self.state_path, state)
+
     def on_unmount(self) -> None:
+        if not self._state_saved:  # the app ended other than by `q` (e.g. ctrl+c)
+            self.save_ui_state()
         self._writer.shutdown(wait=True)
