@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .atomic_storage import fsync_dir
 from .paper import Paper
 from .search import QueryError, SearchIndex
 from .text import strip_control
@@ -219,18 +220,6 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
     finally:
         if os.path.exists(tmp_name):
             os.unlink(tmp_name)
-    _fsync_dir(directory)
+    fsync_dir(directory)
     return target
 
-
-def _fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from ..core.atomic_storage import atomic_write_bytes
 
 
 @dataclass(frozen=True)
@@ -23,20 +23,16 @@ def load_state(path: Path) -> UiState:
         return UiState()
     if not isinstance(data, dict):
         return UiState()
-    return UiState(
-        paper=data.get("paper") if isinstance(data.get("paper"), str) else None,
-        filter=data.get("filter") if isinstance(data.get("filter"), str) else "all",
-        theme=data.get("theme") if isinstance(data.get("theme"), str) else None,
-    )
+
+    def text(key: str) -> str | None:
+        return data.get(key) if isinstance(data.get(key), str) else None
+
+    return UiState(paper=text("paper"), filter=text("filter") or "all", theme=text("theme"))
 
 
 def save_state(path: Path, state: UiState) -> None:
-    """Best effort and atomic: losing the last-selected paper is harmless, a half-written file is not."""
+    """Best effort: losing the last-selected paper is harmless, a half-written file is not."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(asdict(state), handle)
-        os.replace(tmp, path)
+        atomic_write_bytes(path, json.dumps(asdict(state)).encode("utf-8"))
     except OSError:
         pass
