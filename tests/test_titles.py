@@ -133,13 +133,13 @@ def test_field_vocabulary_does_not_become_the_topic():
     assert not derive_title(plain).lower().startswith("large language models:")
 
 
-def test_the_method_answering_the_problem_outranks_the_benchmark_that_exposed_it():
+def test_the_method_answering_the_problem_leads_and_the_benchmark_that_exposed_it_follows():
     plain = (
         "Agents fail on long tasks. We introduce LongTrek, a benchmark of 500 long tasks, and find that agents "
         "forget their plans. To address this, we propose PlanKeeper, a memory module that rewrites the plan "
         "at every step. PlanKeeper doubles success on LongTrek."
     )
-    assert derive_title(plain).startswith("PlanKeeper: a memory module")
+    assert derive_title(plain).startswith("PlanKeeper and LongTrek: a memory module")
 
 
 def test_field_acronyms_are_not_taken_for_the_papers_name():
@@ -218,3 +218,11 @@ def test_bundled_icml_titles_lead_with_their_method_names():
     assert all(len(t) <= MAX_TITLE and _is_clean(t) for t in titles)
     # no title is simply the first sentence cut off
     assert sum(t.rstrip("…") in p.plain[: len(t)] for t, p in zip(titles, papers, strict=True)) == 0
+
+
+def test_a_name_used_once_in_passing_does_not_join_the_paper_name():
+    plain = (
+        "Retrieval is slow for long documents. We present a retrieval method called QuickSeek that indexes "
+        "passages by their summaries. QuickSeek is three times faster than dense retrieval on MSMarcoV2."
+    )
+    assert derive_title(plain).startswith("QuickSeek: ")

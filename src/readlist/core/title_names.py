@@ -21,6 +21,8 @@ REPOSITORY = 3  # "github.com/someone/X"
 MAX_COUNT = 4
 LOWER_PENALTY = 3  # defined as "lower-case words (X)": more often field vocabulary than a new name
 MIN_SCORE = 2
+SECOND_MIN = 5  # a second name must be introduced as one (a claim or a descriptor) and used again
+SECOND_GAP = 1  # and score almost as high as the first
 _VERSION = re.compile(r"v\d")
 _NOT_A_NAME = frozenset({"In", "We", "The", "This", "Our", "A", "An", "To", "For", "It", "Here", "These", "That"})
 _DESCRIPTOR = re.compile(
@@ -112,12 +114,23 @@ def named_after_claim(text: str, start: int) -> Name | None:
     return None
 
 
-def best_name(text: str, low: str, claims: list[Claim], naming: list[tuple[int, int]]) -> Name | None:
+def best_names(
+    text: str, low: str, claims: list[Claim], naming: list[tuple[int, int]]
+) -> tuple[Name | None, Name | None]:
+    """The paper's name and, when it introduces two about equally prominent ones (a benchmark and the method
+    it motivates, a method and its model), the second one; the more prominent comes first."""
     scored = _scored_names(text, low, claims, naming)
     if not scored:
-        return None
-    score, name = max(scored, key=lambda item: item[0])
-    return name if score[0] >= MIN_SCORE else None
+        return None, None
+    scored.sort(key=lambda item: item[0], reverse=True)
+    (score, name), second = scored[0], None
+    if score[0] < MIN_SCORE:
+        return None, None
+    if len(scored) > 1:
+        (runner_up, other), one, two = scored[1], name.name.lower(), scored[1][1].name.lower()
+        if runner_up[0] >= max(SECOND_MIN, score[0] - SECOND_GAP) and one not in two and two not in one:
+            second = other  # not "VisJudge" beside "VisJudge-Bench": one name is part of the other
+    return name, second
 
 
 def _claim_weight(low: str, claim: Claim) -> int:

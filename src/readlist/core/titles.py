@@ -14,7 +14,7 @@ import re
 
 from .title_claims import claim_title, find_claims, scene_title
 from .title_gist import spell_out, with_name
-from .title_names import best_name
+from .title_names import best_names
 from .title_topic import with_topic
 
 MAX_TITLE = 90
@@ -64,9 +64,11 @@ def derive_title(plain: str) -> str:
     def core_claim() -> str:
         return claim_title(text, claims)
 
-    name = best_name(text, low, claims, naming)
+    name, second = best_names(text, low, claims, naming)
     if name:
         head, gist = with_name(text, name, lambda: core_claim() or scene_title(text))
+        if second and not name.expansion and second.name not in head + gist:
+            head = f"{name.name} and {second.name}" + head[len(name.name) :]  # "a benchmark and a method"
     else:
         head, gist = "", core_claim() or scene_title(text)
     if gist:
