@@ -20,9 +20,15 @@ from .paper import Paper
 from .postings import BuildCancelled, IndexData, build_data, title_source
 from .query import QueryError, parse
 from .search_eval import Evaluation, evaluate
-from .tokens import STOPWORDS, index_form, phrase_pattern, stem
+from .tokens import STOPWORDS, index_form, phrase_finder, stem
 
 __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
+
+
+def needs_folding(text: str) -> bool:
+    """Whether a text's index form differs from its lower case (LaTeX, accents, words split at a line end)."""
+    return not text.isascii() or "\\" in text or "- " in text
+
 
 K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
@@ -182,13 +188,16 @@ class SearchIndex:
             pool = found if pool is None else pool & found
         if most is not None and len(pool or ()) > most:
             return set()
-        pattern = phrase_pattern(words)
+        found = phrase_finder(words)
         out = set()
         for doc in pool or ():
             paper = self.papers[doc]
-            form = index_form(paper.text)
-            if pattern.search(title_source(paper)) or (not title_only and pattern.search(form)):
+            if (title_only or paper.file_title) and found(title_source(paper)):
                 out.add(doc)
+            elif not title_only:
+                text = paper.text  # a first sentence standing in for the title is part of it
+                if found(index_form(text) if needs_folding(text) else text.lower()):
+                    out.add(doc)
         return out
 
     # -- searching ------------------------------------------------------------------------

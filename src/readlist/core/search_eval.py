@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .search import SearchIndex
 
 NOTE_BOOST = 1.0
-COMPOUND_POOL = 2000  # papers checked at most for a word read as two ("multiuser" in "multi-user")
+COMPOUND_POOL = 5000  # papers checked at most for a word read as two ("multiuser" in "multi-user")
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
 from .text import repair_hyphens
@@ -103,10 +103,31 @@ def word_spans(text: str) -> Iterator[tuple[int, int, str]]:
                 yield match.start() + part.start(), match.start() + part.end(), fold(part.group(0)).strip()
 
 
+def _phrase_body(words: Sequence[str]) -> str:
+    parts = [re.escape(stem(word)) + ("(?:e?s)?" if word.isalpha() else "") for word in words]
+    return r"[\W_]+".join(parts) + r"(?![^\W_])"
+
+
 def phrase_pattern(words: Sequence[str]) -> re.Pattern[str]:
     """A regex finding folded words in a row in folded text, each word also in its plural form."""
-    parts = [re.escape(stem(word)) + ("(?:e?s)?" if word.isalpha() else "") for word in words]
-    return re.compile(r"(?<![^\W_])" + r"[\W_]+".join(parts) + r"(?![^\W_])")
+    return re.compile(r"(?<![^\W_])" + _phrase_body(words))
+
+
+def phrase_finder(words: Sequence[str]) -> Callable[[str], bool]:
+    """`phrase_pattern(words).search` as a test, several times faster (a leading look-behind defeats
+    the regex engine's literal scan, so the word boundary before the phrase is checked here instead)."""
+    body = re.compile(_phrase_body(words))
+
+    def found(text: str) -> bool:
+        match = body.search(text)
+        while match:
+            at = match.start()
+            if not at or not text[at - 1].isalnum():
+                return True
+            match = body.search(text, at + 1)
+        return False
+
+    return found
 
 
 # Word families: suffixes stripped to find a shared root, so "evaluating", "evaluated" and "evaluation" meet.
