@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 from readlist.core.paper import Paper
 from readlist.core.search import SearchIndex
 from readlist.core.text import paper_id
+from readlist.core.tokens import phrase_finder, phrase_pattern
 
 TEXTS = [
     "Graph neural networks with message passing.",
@@ -26,3 +27,12 @@ def test_no_query_raises(query):
     for pos in result.positions:
         for start, end in result.spans(INDEX.papers[pos].plain):
             assert 0 <= start < end <= len(INDEX.papers[pos].plain)
+
+
+WORDS = st.sampled_from(["graph", "graphs", "neural", "xgraph", "net", "nets", "a", "_", "-", " ", ", ", "é", "1"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(WORDS, max_size=12).map("".join), st.lists(st.sampled_from(["graph", "neural", "net"]), min_size=1))
+def test_fast_phrase_check_agrees_with_the_pattern(text, words):
+    assert phrase_finder(words)(text) == bool(phrase_pattern(words).search(text))
