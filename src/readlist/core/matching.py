@@ -1,4 +1,4 @@
-"""How one query word matches index terms and displayed words: exactly, as a prefix, or with typos."""
+"""How one query word matches index terms and displayed words: exactly, in another form, as a prefix, or with typos."""
 
 from __future__ import annotations
 

@@ -2,7 +2,8 @@
 
 An index is built once per list (`SearchIndex.build`, or `index_cache.load_or_build`); each query
 touches the vocabulary and the postings of its words, never every abstract. Scores are BM25 with
-a bonus for title hits, scaled down for prefix and fuzzy matches.
+a bonus for title hits, scaled down for other word forms, prefix and typo matches. Papers holding
+every word come first; the others follow, those missing fewer words first.
 """
 
 from __future__ import annotations
