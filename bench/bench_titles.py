@@ -7,7 +7,8 @@ averaged over papers); how often the real title's leading name (the part before 
 most 40 characters) appears in the derived title (case-insensitive substring); share of titles
 within 90 characters; mean microseconds per title (median of the runs). The "ceiling" row says how
 often the leading name occurs in the abstract at all, the most any title made from the abstract can
-reach; many leading names are catchy phrases ("Mark My Words") that the abstract never uses. The
+reach; many leading names are catchy phrases ("Mark My Words") that the abstract never uses. Its word
+recall is that of the abstract's best sentence, cut to the title length and picked knowing the real title. The
 bundled ICML list is printed under the table.
 """
 
@@ -32,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ICML = ROOT / "data" / "icml2025.txt"
 LEADING_NAME_MAX = 40
 _WORD = re.compile(r"[^\W_]+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 STOPWORDS = frozenset(
     """a an the and or nor but of for to in on at by with from into onto via as is are be
     been being was were its it this that these those their our we you your his her than then
@@ -59,6 +61,17 @@ def name_ceiling(plains: list[str], truth: list[str]) -> str:
     named = [(name, plain) for name, plain in names if name is not None]
     found = sum(name.casefold() in plain.casefold() for name, plain in named)
     return f"{100 * found / len(named):.1f}% ({found}/{len(named)})"
+
+
+def sentence_ceiling(plains: list[str], truth: list[str]) -> str:
+    """Word recall of the abstract's best sentence (cut to the title length), picked knowing the real title:
+    what choosing one sentence well can reach at most."""
+    total = 0.0
+    for plain, real in zip(plains, truth, strict=True):
+        want = content_words(real)
+        if want:
+            total += max(len(want & content_words(cut(s))) for s in _SENTENCE.split(plain)) / len(want)
+    return f"{100 * total / len(plains):.1f}%"
 
 
 def baseline(plain: str) -> str:
@@ -110,10 +123,11 @@ def main() -> None:
         raise SystemExit(f"{len(plains)} papers but {len(truth)} titles")
     print(f"{len(plains)} abstracts read and converted in {time.perf_counter() - start:.1f} s")
 
+    ceiling = ["ceiling (best sentence; name)", sentence_ceiling(plains, truth), name_ceiling(plains, truth)]
     rows = [
         ["baseline (first sentence, cut)", *score(baseline, plains, truth, args.runs)],
         ["derive_title", *score(derive_title, plains, truth, args.runs)],
-        ["ceiling (leading name in abstract)", "", name_ceiling(plains, truth), "", ""],
+        [*ceiling, "", ""],
         ["target", ">= 40%", ">= 65%", "100%", "<= 60"],
     ]
     print(f"\nDerived titles vs real titles (time: median of {args.runs} runs)")

@@ -128,7 +128,8 @@ def best_names(
         return None, None
     if len(scored) > 1:
         (runner_up, other), one, two = scored[1], name.name.lower(), scored[1][1].name.lower()
-        if runner_up[0] >= max(SECOND_MIN, score[0] - SECOND_GAP) and one not in two and two not in one:
+        close = runner_up[0] >= max(SECOND_MIN, score[0] - SECOND_GAP)
+        if close and acronyms.is_coined(other.name) and one not in two and two not in one:
             second = other  # not "VisJudge" beside "VisJudge-Bench": one name is part of the other
     return name, second
 
