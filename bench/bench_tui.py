@@ -62,7 +62,7 @@ async def main(path, mode, keys, query):
             costs = []
             for _ in range(keys):
                 start = time.process_time()
-                await pilot.press("j")
+                await pilot.press(query or "j")
                 costs.append(time.process_time() - start)
             out["nav"] = costs
         if mode == "type":
@@ -110,6 +110,8 @@ def main() -> None:
         rows.append([f"first paint, {label}", f"{statistics.median(paints):.2f} s CPU", paint_target[label]])
     nav = child(files["100k"], "nav", keys=args.keys)["nav"]
     rows.append(["navigation key (j), 100k", f"{statistics.median(nav) * 1000:.1f} ms CPU", "<= 10 ms"])
+    idle = child(files["100k"], "nav", keys=args.keys, query="z")["nav"]
+    rows.append(["  of which Pilot itself (unbound key)", f"{statistics.median(idle) * 1000:.1f} ms CPU", ""])
     for label in ("10k", "100k"):
         costs = []
         for query in QUERIES:

@@ -104,6 +104,7 @@ class ReadlistApp(App):
                 from ..core.related import RelatedIndex
 
                 self._related = RelatedIndex.build(self.papers.papers)
+                gc.freeze()
             return self._related
 
     def remember(self) -> UiState:

@@ -22,6 +22,8 @@ class DetailBody(ScrollView, can_focus=True):
         self._text = Text()
         self._lines: list[Strip] = []
         self._width = 0
+        self._base: Style | None = None
+        self._styled: dict[tuple[int, int], Strip] = {}  # drawn lines of the current text
 
     @property
     def plain(self) -> str:
@@ -35,6 +37,7 @@ class DetailBody(ScrollView, can_focus=True):
 
     def _rewrap(self, width: int) -> None:
         self._width = width
+        self._styled.clear()
         if width <= 0:
             self._lines = []
             return
@@ -53,10 +56,21 @@ class DetailBody(ScrollView, can_focus=True):
             self._rewrap(width)
             self.refresh()
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._base = None
+        self._styled.clear()
+
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_offset.y) + y
         width = self.scrollable_content_region.width
-        base: Style = self.rich_style
+        if self._base is None:
+            self._base = self.rich_style
+        base: Style = self._base
         if row >= len(self._lines):
             return Strip.blank(width, base)
-        return self._lines[row].apply_style(base).adjust_cell_length(width, base)
+        key = (row, width)
+        strip = self._styled.get(key)
+        if strip is None:
+            strip = self._styled[key] = self._lines[row].apply_style(base).adjust_cell_length(width, base)
+        return strip
