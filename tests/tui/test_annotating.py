@@ -209,3 +209,23 @@ async def test_damaged_database_is_a_sticky_notification(tmp_path):
         assert messages and messages[0].severity == "error"
         assert messages[0].timeout > 3600
     assert any(Path(p).name.startswith("db.json.corrupt-") for p in map(str, tmp_path.iterdir()))
+
+
+async def test_triage_in_unread_filter_keeps_the_place(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")  # unread
+        await settle(pilot)
+        await pilot.press("j", "j", "j")
+        await settle(pilot)
+        fourth, fifth = app.main_screen.paper_list.positions[3:5]
+        await pilot.press("3")  # read: it leaves the unread view
+        await settle(pilot)
+        assert app.main_screen.paper_list.row_count == 18
+        assert app.main_screen.paper_list.current == fifth
+        await pilot.press("space")
+        await settle(pilot)
+        assert app.store.get(app.papers.papers[fifth].id).status == "read"
+        assert app.main_screen.paper_list.cursor == 3
+        assert fourth not in app.main_screen.paper_list.positions

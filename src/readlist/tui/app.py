@@ -95,6 +95,8 @@ class ReadlistApp(App):
 
     def index_ready(self, index) -> None:
         self.search_index = index
+        # Build the related-papers index now, off the UI thread, so the first lookup is instant.
+        self.run_worker(self.related_index, thread=True, group="related-build", exit_on_error=False)
         gc.freeze()  # the index is long-lived: keep the collector from walking it on every pass
 
     def related_index(self):

@@ -41,6 +41,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self._result = None
         self._pending_select: str | None = paper_id
         self.showing_missing = False
+        self._stay_row: int | None = None
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -107,6 +108,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             or "tag:" in self.search_text
             or "note:" in self.search_text
         ):
+            self._stay_row = self.query_one(PaperList).cursor  # a paper leaving the view: keep the place
             self.refresh_view()
 
     def show_detail(self) -> None:
@@ -181,7 +183,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             paper = self.papers.by_id.get(self._pending_select)
             keep = paper.index - 1 if paper else keep
             self._pending_select = None
-        paper_list.set_view(positions, spans, full_matches, keep=keep)
+        paper_list.set_view(positions, spans, full_matches, keep=keep, fallback_row=self._stay_row or 0)
+        self._stay_row = None
         empty = self.query_one("#empty", Static)
         empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else self.empty_message())
         empty.display = not positions

@@ -13,7 +13,7 @@ from ..widgets.paper_list import PaperList
 from ..widgets.search_bar import SearchBar
 
 FILTERS = ("all", "unread", "reading", "read", "starred")
-RELATED_DELAY = 0.2  # seconds the cursor must rest on a paper before related papers are looked up
+RELATED_DELAY = 0.1  # seconds the cursor must rest on a paper before related papers are looked up
 
 
 class NavigatingMixin:

@@ -79,16 +79,18 @@ class PaperList(ScrollView, can_focus=True):
         spans: Spans | None = None,
         full_matches: int | None = None,
         keep: int | None = None,
+        fallback_row: int = 0,
     ) -> None:
-        """Show these paper positions; keep the cursor on paper `keep` when it is still listed."""
+        """Show these paper positions; keep the cursor on paper `keep` when it is still listed,
+        else put it on `fallback_row` (the top for a new query, the same row after an edit)."""
         self.positions = positions
         self.spans = spans
         self.full_matches = full_matches if full_matches is not None and full_matches < len(positions) else None
         self.virtual_size = Size(self.size.width, self.row_count)
-        row = 0
+        row = fallback_row
         if keep is not None:
             found = self.row_of(keep)
-            row = found if found is not None else 0
+            row = found if found is not None else fallback_row
         self.cursor = min(row, max(self.row_count - 1, 0))
         self.refresh()
 
