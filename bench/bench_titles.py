@@ -4,7 +4,8 @@
 
 Figures: recall of the real title's content words (lowercased, stopwords removed, word sets,
 averaged over papers); how often the real title's leading name (the part before a colon, at
-most 40 characters) appears in the derived title (case-insensitive substring); share of titles
+most 40 characters) appears in the derived title (case-insensitive substring; "Long Form (LF)" also
+counts when both "Long Form" and "LF" are there, as in "LF: Long Form"); share of titles
 within 90 characters; mean microseconds per title (median of the runs). The "ceiling" row says how
 often the leading name occurs in the abstract at all, the most any title made from the abstract can
 reach; many leading names are catchy phrases ("Mark My Words") that the abstract never uses. Its word
@@ -34,6 +35,7 @@ ICML = ROOT / "data" / "icml2025.txt"
 LEADING_NAME_MAX = 40
 _WORD = re.compile(r"[^\W_]+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_SPELLED_OUT = re.compile(r"(.+?) \(([^()]+)\)")
 STOPWORDS = frozenset(
     """a an the and or nor but of for to in on at by with from into onto via as is are be
     been being was were its it this that these those their our we you your his her than then
@@ -48,6 +50,19 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(fold(text)) if w not in STOPWORDS}
 
 
+def name_found(name: str, title: str) -> bool:
+    """Is the leading name in the title? 'Long Form (LF)' is also found as 'LF: Long Form' (both parts present)."""
+    name, title = name.casefold(), title.casefold()
+    if name in title:
+        return True
+    paren = _SPELLED_OUT.fullmatch(name)
+    return bool(paren) and paren.group(1) in title and _whole_word(paren.group(2), title)
+
+
+def _whole_word(word: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
 def leading_name(title: str) -> str | None:
     if ":" not in title:
         return None
@@ -59,7 +74,7 @@ def name_ceiling(plains: list[str], truth: list[str]) -> str:
     """How many of the real leading names occur in the abstract at all (the same check, on the abstract)."""
     names = [(leading_name(real), plain) for plain, real in zip(plains, truth, strict=True)]
     named = [(name, plain) for name, plain in names if name is not None]
-    found = sum(name.casefold() in plain.casefold() for name, plain in named)
+    found = sum(name_found(name, plain) for name, plain in named)
     return f"{100 * found / len(named):.1f}% ({found}/{len(named)})"
 
 
@@ -98,7 +113,7 @@ def score(fn: Callable[[str], str], plains: list[str], truth: list[str], runs: i
         name = leading_name(real)
         if name is not None:
             named += 1
-            hits += name.casefold() in got.casefold()
+            hits += name_found(name, got)
     short = sum(len(t) <= MAX_TITLE for t in derived)
     seconds = median_time(lambda: [fn(p) for p in plains], runs)
     return [

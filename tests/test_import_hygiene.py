@@ -18,6 +18,7 @@ CORE_MODULES = [
     "readlist.core.title_names",
     "readlist.core.title_gist",
     "readlist.core.title_topic",
+    "readlist.core.title_compose",
     "readlist.core.refs",
     "readlist.core.paths",
     "readlist.core.annotation",

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from readlist.core.reader import read_papers
 from readlist.core.text import to_plain
+from readlist.core.title_compose import compose, ing_form
 from readlist.core.titles import MAX_TITLE, cut, derive_title, first_sentence
 
 ICML = Path(__file__).resolve().parents[1] / "data" / "icml2025.txt"
@@ -73,11 +74,11 @@ def _is_clean(title: str) -> bool:
 @pytest.mark.parametrize(
     ("plain", "start"),
     [
-        (SPD, "SPD: Sync-Point Drop to reduce communication overheads in tensor parallelism"),
+        (SPD, "SPD: Sync-Point Drop for reducing communication overheads in tensor parallelism"),
         (DREAMAD, "DReaMAD: Diverse Reasoning via Multi-Agent Debate with Refined Prompt"),
-        (METAEMS, "MetaEMS: a meta-reinforcement learning framework for"),
-        (POISONBENCH, "PoisonBench: a benchmark for evaluating large language models"),
-        (RLEDIT, "RLEdit: an RL-based editing method"),
+        (METAEMS, "MetaEMS: Meta-reinforcement learning framework for"),
+        (POISONBENCH, "PoisonBench: Benchmark for evaluating large language models"),
+        (RLEDIT, "RLEdit: RL-based editing method"),
         (CALLED, "QuickSeek: "),
     ],
 )
@@ -91,7 +92,7 @@ def test_name_used_most_wins_over_a_side_contribution():
 
 
 def test_abbreviation_in_the_gist_is_spelled_out_from_the_abstract():
-    assert derive_title(METAEMS) == "MetaEMS: a meta-reinforcement learning framework for energy management systems"
+    assert derive_title(METAEMS) == "MetaEMS: Meta-reinforcement learning framework for energy management systems"
 
 
 def test_without_a_name_the_title_is_the_core_claim_not_the_first_sentence():
@@ -122,7 +123,7 @@ def test_a_claim_title_leads_with_the_term_the_abstract_defines_and_uses_most():
         "stays within one point while latency halves."
     )
     title = derive_title(plain)
-    assert title == "Spoken language understanding: an approach that distils a teacher into a small student"
+    assert title == "Spoken language understanding: an approach distilling a teacher into a small student"
 
 
 def test_field_vocabulary_does_not_become_the_topic():
@@ -139,7 +140,7 @@ def test_the_method_answering_the_problem_leads_and_the_benchmark_that_exposed_i
         "forget their plans. To address this, we propose PlanKeeper, a memory module that rewrites the plan "
         "at every step. PlanKeeper doubles success on LongTrek."
     )
-    assert derive_title(plain).startswith("PlanKeeper and LongTrek: a memory module")
+    assert derive_title(plain).startswith("PlanKeeper and LongTrek: Memory module rewriting the plan")
 
 
 def test_field_acronyms_are_not_taken_for_the_papers_name():
@@ -226,3 +227,44 @@ def test_a_name_used_once_in_passing_does_not_join_the_paper_name():
         "passages by their summaries. QuickSeek is three times faster than dense retrieval on MSMarcoV2."
     )
     assert derive_title(plain).startswith("QuickSeek: ")
+
+
+def test_a_generic_noun_and_its_relative_clause_become_what_the_method_does():
+    plain = (
+        "Long contexts are costly. We propose FoldKV, a framework that effectively compresses the key-value cache "
+        "of long-context transformers. FoldKV halves memory."
+    )
+    assert derive_title(plain) == "FoldKV: Compressing the key-value cache of long-context transformers"
+
+
+def test_relative_clauses_and_purpose_glue_are_composed_into_title_phrases():
+    assert compose("a benchmark that evaluates agents on tax forms") == "a benchmark evaluating agents on tax forms"
+    assert compose("a detector which can provide answers") == "a detector providing answers"
+    assert compose("a model which can provide answers") == "providing answers"  # "model" says nothing more
+    assert compose("a pipeline designed to detect fraud") == "a pipeline to detect fraud"
+    assert compose(", a method to reduce drift in sensors") == " for reducing drift in sensors"
+
+
+def test_that_introducing_a_clause_is_left_alone():
+    assert (
+        compose("a theory showing that neural networks generalise")
+        == "a theory showing that neural networks generalise"
+    )
+    assert compose("the claim that the models are fair") == "the claim that the models are fair"
+
+
+@pytest.mark.parametrize(
+    ("verb", "ing"),
+    [
+        ("reduces", "reducing"),
+        ("applies", "applying"),
+        ("matches", "matching"),
+        ("provide", "providing"),
+        ("addresses", "addressing"),
+        ("learns", "learning"),
+        ("maps", "mapping"),
+        ("sees", "seeing"),
+    ],
+)
+def test_ing_form(verb, ing):
+    assert ing_form(verb) == ing

@@ -10,7 +10,8 @@ from functools import lru_cache
 
 # Coined-looking tokens: an uppercase letter followed later by another uppercase letter or digit
 # ("eSkinHealth" is seen as "SkinHealth": a leading lowercase letter would slow the scan down).
-COINED = re.compile(r"[A-Z][A-Za-z0-9+\-²³]*[A-Z0-9][A-Za-z0-9+\-²³]*")
+# (The lower-case run before the second capital is possessive: the same matches, without backtracking.)
+COINED = re.compile(r"[A-Z][a-z+\-²³]*+[A-Z0-9][A-Za-z0-9+\-²³]*")
 NAME_PHRASE = re.compile(
     r"(?:[A-Z0-9]|[a-z]+[A-Z])[\w+'’\-²³]*(?:\.\d+)?"
     r"(?: (?:[A-Z0-9][\w+'’\-²³]*|v\d[\w.]*|of|for|and|the|in|on|with|to|a|via|from|as|is|"

@@ -25,8 +25,8 @@ def first_clause(text: str) -> str:
     if "(" in text:
         text = rules.PAREN.sub("", text)
     lowered = text.lower()
-    if any(hint in lowered for hint in rules.FLUFF_HINTS) or (
-        "ly " in lowered and any(hint in lowered for hint in rules.FLUFF_ADVERBS)
+    if any(map(lowered.__contains__, rules.FLUFF_HINTS)) or (
+        "ly " in lowered and any(map(lowered.__contains__, rules.FLUFF_ADVERBS))
     ):
         text = rules.fix_articles(rules.FLUFF.sub("", text))
     return text.strip(" ,;:.-–—\"”'(")

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 
 from .title_claims import claim_title, find_claims, scene_title
+from .title_compose import compose, drop_article
 from .title_gist import spell_out, with_name
 from .title_names import best_names
 from .title_topic import with_topic
 
 MAX_TITLE = 90
+SHOWN = 100  # characters of a gist that may end up in the title (composing shortens, spelling out lengthens)
 SCAN_LIMIT = 5000  # characters of the abstract looked at; names and claims come early
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _ODD_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
@@ -72,7 +74,11 @@ def derive_title(plain: str) -> str:
     else:
         head, gist = "", core_claim() or scene_title(text)
     if gist:
-        gist = spell_out(text, gist)
+        space = gist.find(" ", SHOWN) if len(gist) > SHOWN else -1
+        rest = gist[space:] if space > 0 else ""  # cut off anyway: not worth spelling out or composing
+        gist = compose(spell_out(text, gist[: len(gist) - len(rest)])) + rest
+        if head:
+            gist = drop_article(gist)
     if not head and low.find("position paper", 0, 400) >= 0:
         head = "Position: "  # the convention for position papers
     elif not head and gist:
