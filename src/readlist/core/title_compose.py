@@ -20,7 +20,7 @@ _MODAL = r"((?:can|could|will|would|may|is able to|are able to|allows? to|helps?
 _ADVERB = (
     r"(?:effectively|efficiently|explicitly|implicitly|dynamically|adaptively|automatically|systematically|"
     r"specifically|seamlessly|simultaneously|significantly|substantially|consistently|accurately|successfully|"
-    r"directly|naturally|flexibly|progressively|iteratively|jointly|fully|robustly|reliably|greatly|largely|"
+    r"directly|naturally|flexibly|progressively|iteratively|robustly|reliably|greatly|largely|"
     r"notably) "
 )
 # "a framework that reduces", "which leverages", "that can provide": the verb is turned into its -ing form.
