@@ -247,3 +247,29 @@ def test_title_words_stop_at_a_word_boundary():
     assert full(index, "title:graph ") == [0]
     assert full(index, "title:molecules ") == []
     assert full(index, "title:net ") == []  # no fragment of a cut word is a title word
+
+
+def test_among_partial_matches_a_rare_word_outweighs_common_ones():
+    common = [f"Learning a model of things, part {n}." for n in range(8)]
+    index = SearchIndex.build(make([*common, "Quokka habitats on islands."]))
+    result = index.search("learning model quokka ")
+    assert result.full_matches == 0
+    assert list(result.positions[:1]) == [8]
+
+
+def test_a_near_form_of_a_missing_word_ranks_a_partial_match_higher():
+    papers = make(
+        [
+            "Compilers for compilers, a survey of compilers.",  # 0: one word, often
+            "The revision of compilers.",  # 1: one word, and a near form of the other
+            "Revision history of prose.",  # 2: only a near form
+            "Revise the prose.",  # 3: the other word
+            *[f"Unrelated text about gardens, part {n}." for n in range(6)],
+        ]
+    )
+    result = SearchIndex.build(papers).search("revise compilers ")
+    assert result.full_matches == 0
+    positions = list(result.positions)
+    assert positions.index(1) < positions.index(0)
+    assert 2 in positions  # listed, though it holds no query word as such
+    assert not result.spans(papers[2].plain)  # a near form is not highlighted as the word

@@ -15,6 +15,7 @@ from .tokens import MIN_ROOT, STOPWORDS, fold, root, split_words, stem
 # nearest real words take nearly its full weight. A real word keeps its typo variants faint.
 EXACT, FAMILY, PREFIX, NEAREST = 1.0, 0.85, 0.75, 0.9
 ONE_TYPO, TWO_TYPOS = 0.55, 0.4
+NEAR_FORM = 0.25  # a longer or shorter word on the same stem ("revise", "revision"): never counts as the word
 FAINT = 0.3  # a typo variant of a word that exists as typed: ranks, but does not count as a match
 HAPAX = 2  # unless the word as typed is in this few papers (a typo in them?)
 OUTNUMBER = 10  # and the variant in this many times as many: then the variant counts as a near word
@@ -109,6 +110,11 @@ class WordMatcher:
                         if found[term] == NEAREST:
                             for other in family(term, terms):
                                 found[other] = max(found.get(other, 0.0), NEAREST * FAMILY)
+        if self.family:  # last: every other reading of a term weighs more
+            nearest = [term for term, weight in found.items() if weight == NEAREST]
+            for base in [self.stem] if real else [self.stem, *nearest[:MAX_FAMILY_OF_NEAREST]]:
+                for term in near_forms(base, terms):
+                    found.setdefault(term, NEAR_FORM)
         return found
 
 
@@ -124,6 +130,23 @@ def family(term: str, terms: Sequence[str]) -> list[str]:
     lo = bisect_left(terms, base)
     hi = bisect_left(terms, base + "\U0010ffff", lo)
     return [t for t in terms[lo:hi] if root(t) == base]
+
+
+NEAR_SLACK = 2  # letters of a root's end a near form may differ in
+NEAR_MIN = 5  # letters a near form shares at least
+
+
+def near_forms(term: str, terms: Sequence[str]) -> list[str]:
+    """Index terms starting with `term`'s root less its last NEAR_SLACK letters, at least NEAR_MIN letters:
+    "revision" for "revise", "trustworthiness" for "trustworthy", "causality" for "causal"."""
+    base = root(term)
+    size = max(NEAR_MIN, len(base) - NEAR_SLACK)
+    if len(base) < size:
+        return []
+    head = base[:size]
+    lo = bisect_left(terms, head)
+    hi = bisect_left(terms, head + "\U0010ffff", lo)
+    return [t for t in terms[lo:hi] if t != term]
 
 
 def matchers(text: str, prefix: bool = False) -> list[WordMatcher]:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import reduce
-from itertools import chain
 from typing import TYPE_CHECKING, Any
 
-from .matching import EXACT, FAINT, NEAREST, WordMatcher, matchers
+from .matching import EXACT, FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
 from .query import Query, Term
 from .tokens import fold, phrase_pattern, split_words, stem, word_spans
 
@@ -58,6 +56,7 @@ class Evaluation:
     index: SearchIndex
     annotated: dict[int, Annotated]
     word_sets: list[set[int]] = field(default_factory=list)
+    near_sets: list[set[int]] = field(default_factory=list)  # papers holding only a near form of a free word
     required: list[set[int]] = field(default_factory=list)
     excluded: set[int] = field(default_factory=set)
     scoring: list[Scoring] = field(default_factory=list)
@@ -105,6 +104,8 @@ class Evaluation:
                 self.required.append(docs)
             else:
                 self.word_sets.append(docs)
+                near = index.docs({tid: w for tid, w in variants.items() if w == NEAR_FORM}) - docs
+                self.near_sets.append(near)
                 self.free.append((matcher, scoring))
             self.scoring.append(scoring)
             self.highlight.append(matcher)
@@ -197,7 +198,7 @@ class Evaluation:
         full -= self.excluded
         partial: set[int] = set()
         if len(self.word_sets) >= 2:
-            partial = set().union(*self.word_sets)
+            partial = set().union(*self.word_sets, *self.near_sets)
             for docs in self.required:
                 partial &= docs
             partial -= self.excluded
@@ -212,10 +213,7 @@ class Evaluation:
         first = sorted(full)
         first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
         rest = sorted(partial)
-        rest.sort(key=best.__getitem__, reverse=True)
-        if len(self.word_sets) > 2:  # papers missing fewer words come first
-            hits = Counter(chain.from_iterable(self.word_sets))
-            rest.sort(key=hits.__getitem__, reverse=True)
+        rest.sort(key=best.__getitem__, reverse=True)  # by score: one rare word outweighs two common ones
         positions = first + rest
         return positions, [round(best[pos], 6) for pos in positions], len(first)
 
