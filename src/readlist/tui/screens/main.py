@@ -36,7 +36,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self.papers = papers
         self._initial_filter = quick_filter if quick_filter in FILTERS else "all"
         self.index = None  # the search index, built in a worker after the first paint
-        self.matches: int | None = None
+        self.matches: int | None = None  # papers matching every word
+        self.partial = 0  # papers missing a word, listed after them
         self.search_error: str | None = None
         self._result = None
         self._pending_select: str | None = paper_id
@@ -94,7 +95,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         if self.index is None and (self.search_text.strip() or self.quick_filter != "all"):
             error = error or "indexing…"
         self.query_one(StatusLine).show(
-            self.papers.name, self.counts(), self.quick_filter, self.search_text, self.matches, error
+            self.papers.name, self.counts(), self.quick_filter, self.search_text, self.matches, error, self.partial
         )
 
     def refresh_all(self) -> None:
@@ -153,6 +154,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             self.showing_missing = False
             self._result = None
             self.matches = None
+            self.partial = 0
             self.search_error = None
             self.apply_positions(range(len(self.papers.papers)), None, None)
             return
@@ -172,7 +174,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             return  # a newer query is on its way
         self._result = result
         self.search_error = result.error
-        self.matches = len(result.positions)
+        self.matches = result.full_matches if result.full_matches is not None else len(result.positions)
+        self.partial = len(result.positions) - self.matches
         self.showing_missing = result.missing
         self.apply_positions(result.positions, result.spans if self.search_text.strip() else None, result.full_matches)
 

@@ -20,7 +20,14 @@ class Counts:
 
 class StatusLine(Static):
     def show(
-        self, name: str, counts: Counts, quick_filter: str, query: str, matches: int | None, note: str = ""
+        self,
+        name: str,
+        counts: Counts,
+        quick_filter: str,
+        query: str,
+        matches: int | None,
+        note: str = "",
+        partial: int = 0,
     ) -> None:
         width = self.app.size.width - 2
         full = f"{counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred"
@@ -38,6 +45,8 @@ class StatusLine(Static):
             text.append(safe(query.strip()), "italic")
         if matches is not None and (query.strip() or quick_filter != "all"):
             text.append(f"  → {matches} match{'es' if matches != 1 else ''}", "bold")
+            if partial:
+                text.append(f" (+{partial} missing a word)")
         if note:
             text.append(f"  {note}", "dim")
         self.update(text)
