@@ -41,6 +41,8 @@ CORE_MODULES = [
     "readlist.core.postings",
     "readlist.core.search",
     "readlist.core.search_eval",
+    "readlist.core.search_notes",
+    "readlist.core.search_marks",
     "readlist.core.index_cache",
 ]
 
