@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -43,6 +44,22 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self._pending_select: str | None = paper_id
         self.showing_missing = False
         self._stay_row: int | None = None
+
+    def deliver(self, callback, *args) -> None:
+        """Hand a worker thread's result to the UI; dropped when the app is closing meanwhile."""
+
+        def guarded() -> None:
+            if not self.is_attached:
+                return
+            try:
+                callback(*args)
+            except NoMatches:  # widgets already removed while the app shuts down
+                pass
+
+        try:
+            self.app.call_from_thread(guarded)
+        except RuntimeError:  # the app's loop has ended
+            pass
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -167,7 +184,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     def run_search(self, text: str, annotations) -> None:
         result = self.index.search(text, annotations)
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.apply_result, text, result)
+            self.deliver(self.apply_result, text, result)
 
     def apply_result(self, text: str, result) -> None:
         if text != self.effective_query():
@@ -202,7 +219,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         worker = get_current_worker()
         index = load_or_build(self.papers.papers, cancelled=worker.cancelled_event)
         if not worker.is_cancelled:
-            self.app.call_from_thread(self.index_ready, index)
+            self.deliver(self.index_ready, index)
 
     def index_ready(self, index) -> None:
         self.index = index

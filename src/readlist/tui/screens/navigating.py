@@ -139,7 +139,7 @@ class NavigatingMixin:
         found = related.related(position, k=5)
         labels = [self.papers.papers[pos].title for pos, _ in found]
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._show_related, position, [pos for pos, _ in found], labels)
+            self.deliver(self._show_related, position, [pos for pos, _ in found], labels)
 
     def _show_related(self, position: int, positions: list[int], labels: list[str]) -> None:
         if self.paper_list.current == position:
