@@ -84,12 +84,16 @@ class ReadlistApp(App):
         return result
 
     async def poll_store(self) -> None:
+        """Every few seconds: retry unsaved changes, and pick up changes made by another readlist."""
         loop = asyncio.get_running_loop()
-        if self.store.pending_error:
-            await loop.run_in_executor(self._writer, self.store.flush)
-            if not self.store.pending_error:
-                self.notify("All changes saved", timeout=2)
-        changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
+        try:
+            if self.store.pending_error:
+                await loop.run_in_executor(self._writer, self.store.flush)
+                if not self.store.pending_error:
+                    self.notify("All changes saved", timeout=2)
+            changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
+        except RuntimeError:  # the writer has shut down: the app is closing
+            return
         if changed and isinstance(self.screen, MainScreen):
             self.screen.refresh_all()
 
