@@ -1,9 +1,13 @@
 """The display form of abstracts: LaTeX as Unicode, Markdown markers removed, hyphens repaired, links found."""
 
+import unicodedata
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from readlist.core.paper import Paper
-from readlist.core.text import find_urls, paper_id, strip_control, to_plain
+from readlist.core.text import find_urls, normalize_ws, paper_id, strip_control, to_plain
 
 
 @pytest.mark.parametrize(
@@ -49,3 +53,9 @@ def test_control_characters_are_stripped():
 
 def test_broken_latex_is_kept_as_written():
     assert to_plain(r"an unclosed $\frac{a}{ formula") == r"an unclosed $\frac{a}{ formula"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ab é\t\n\r\x0b\x0c\u00a0\u3000e\u0301")), max_size=30))
+def test_normalize_ws_matches_the_plain_definition(text):
+    assert normalize_ws(text) == " ".join(unicodedata.normalize("NFC", text).split())

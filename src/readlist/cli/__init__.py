@@ -6,14 +6,33 @@ import sys
 
 import click
 
-from .. import __version__
-from . import annotate, progress
 from .context import Context, fail
-from .papers import list_command, show_command
-from .search import search_command
+from .lazy import LazyGroup
+
+COMMANDS = {
+    "list": "papers:list_command",
+    "show": "papers:show_command",
+    "search": "search:search_command",
+    "star": "annotate:star_command",
+    "unstar": "annotate:unstar_command",
+    "status": "annotate:status_command",
+    "note": "annotate:note_command",
+    "tag": "annotate:tag_command",
+    "undo": "annotate:undo_command",
+    "log": "annotate:log_command",
+    "stats": "progress:stats_command",
+    "export": "progress:export_command",
+    "related": "progress:related_command",
+    "merge": "progress:merge_command",
+}
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=LazyGroup,
+    lazy_commands=COMMANDS,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.option(
     "--papers",
     "papers_path",
@@ -31,7 +50,7 @@ from .search import search_command
     help="Annotation database (default: readlist.json in the user data directory). Env: READLIST_DB.",
 )
 @click.option("--encoding", default=None, metavar="NAME", help="Encoding of the paper file (default: UTF-8).")
-@click.version_option(__version__, "--version", prog_name="readlist")
+@click.version_option(None, "--version", package_name="readlist", prog_name="readlist")
 @click.pass_context
 def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encoding: str | None) -> None:
     """readlist: a keyboard-first reading list for research papers.
@@ -43,22 +62,6 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
         from .tui_command import run_tui
 
         run_tui(ctx.obj)
-
-
-cli.add_command(list_command)
-cli.add_command(show_command)
-cli.add_command(annotate.star_command)
-cli.add_command(annotate.unstar_command)
-cli.add_command(annotate.status_command)
-cli.add_command(annotate.note_command)
-cli.add_command(annotate.tag_command)
-cli.add_command(annotate.undo_command)
-cli.add_command(annotate.log_command)
-cli.add_command(progress.stats_command)
-cli.add_command(progress.export_command)
-cli.add_command(progress.related_command)
-cli.add_command(progress.merge_command)
-cli.add_command(search_command)
 
 
 def main() -> None:

@@ -6,15 +6,17 @@ import sys
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
+
+if TYPE_CHECKING:
+    from ..core.store import Store
 
 from ..core.paper import PaperList
 from ..core.paths import bundled_papers, default_db_path
 from ..core.reader import ReadError, read_papers
 from ..core.refs import RefError, resolve
-from ..core.store import Store
 
 EXIT_USAGE = 2
 
@@ -53,6 +55,8 @@ class Context:
     @cached_property
     def store(self) -> Store:
         """The annotation database, with its papers re-attached to the paper list; notices go to stderr."""
+        from ..core.store import Store  # imported when needed: it costs start-up time
+
         store = Store(self.db_file)
         for notice in store.notices:
             click.echo(f"readlist: {notice}", err=True)

@@ -50,9 +50,16 @@ _EXTRA_TEXT_MACROS = (
 )
 
 
+_ASCII_WS_RUNS = ("  ", "\t", "\n", "\r", "\x0b", "\x0c")
+
+
 def normalize_ws(text: str) -> str:
     """NFC-normalise and collapse all whitespace runs to one space."""
-    if not unicodedata.is_normalized("NFC", text):
+    if text.isascii():
+        # The common case, checked with C-speed substring tests: already one space between words.
+        if not any(ws in text for ws in _ASCII_WS_RUNS) and text[:1] != " " and text[-1:] != " ":
+            return text
+    elif not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
     return " ".join(text.split())
 
