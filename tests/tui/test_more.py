@@ -115,23 +115,29 @@ async def test_missing_papers_are_listed_under_is_missing(tmp_path):
     assert any(note.note == "keep this note" for note in Store(tmp_path / "db.json").all().values())
 
 
-async def test_write_failure_is_shown_kept_and_retried(app, tmp_path, monkeypatch):
+def full_disk(*args, **kwargs):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+async def star_with_a_full_disk(app, pilot, monkeypatch):
+    """Star the first paper while every atomic replace of the database fails; returns the real replace."""
     import readlist.core.atomic_storage as storage
 
     real_replace = storage.os.replace
+    await settle(pilot)
+    monkeypatch.setattr(storage.os, "replace", full_disk)
+    await pilot.press("s")
+    await settle(pilot)
+    return real_replace
 
-    def full_disk(*args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
 
+async def test_write_failure_is_shown_kept_and_retried(app, tmp_path, monkeypatch):
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        monkeypatch.setattr(storage.os, "replace", full_disk)
-        await pilot.press("s")
-        await settle(pilot)
+        real_replace = await star_with_a_full_disk(app, pilot, monkeypatch)
         assert app.store.pending_error
         assert any("No space left" in n.message for n in app._notifications)
         assert "★" in app.main_screen.paper_list.render_line(0).text  # the change stays visible
-        monkeypatch.setattr(storage.os, "replace", real_replace)
+        monkeypatch.setattr("os.replace", real_replace)
         await app.poll_store()
         await settle(pilot)
         assert app.store.pending_error is None
@@ -140,16 +146,8 @@ async def test_write_failure_is_shown_kept_and_retried(app, tmp_path, monkeypatc
 
 
 async def test_quit_with_unsaved_changes_warns_first(app, monkeypatch):
-    import readlist.core.atomic_storage as storage
-
-    def full_disk(*args, **kwargs):
-        raise OSError(errno.ENOSPC, "No space left on device")
-
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        monkeypatch.setattr(storage.os, "replace", full_disk)
-        await pilot.press("s")
-        await settle(pilot)
+        await star_with_a_full_disk(app, pilot, monkeypatch)
         await pilot.press("q")
         await settle(pilot)
         assert app.is_running
