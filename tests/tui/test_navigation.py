@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual import events
+
 from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.paper_list import PaperList
 from readlist.tui.widgets.search_bar import SearchBar
@@ -251,3 +253,17 @@ async def test_empty_paper_file_says_what_to_do(tmp_path):
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         assert "No papers in" in screen_text(app)
+
+
+async def test_keys_typed_right_after_slash_go_to_the_search_bar(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        # All keys queued at once, as a fast typist or a paste delivers them: none may run as a command.
+        for key in ["slash", *"pst"]:
+            app.post_message(events.Key(key, key if len(key) == 1 else "/"))
+        await settle(pilot)
+        assert app.main_screen.query_one(SearchBar).value == "pst"
+        assert type(app.screen).__name__ == "MainScreen"
+        assert not any(note.starred for note in app.store.all().values())  # `s` was typed, not run
+        await pilot.press("slash", "x")  # in the bar, `/` is just a character
+        assert app.main_screen.query_one(SearchBar).value == "pst/x"

@@ -20,6 +20,7 @@ class Action:
     group: str
     show: bool = True  # in the footer
     palette: bool = True  # offered in the command palette
+    priority: bool = False  # handled before keys typed after it are passed on (see `/`)
 
     @property
     def display_keys(self) -> str:
@@ -41,7 +42,7 @@ class Action:
         return " ".join(names.get(k, k) for k in self.keys.split(","))
 
     def binding(self) -> Binding:
-        return Binding(self.keys, self.action, self.description, show=self.show, id=self.action)
+        return Binding(self.keys, self.action, self.description, show=self.show, priority=self.priority, id=self.action)
 
 
 ACTIONS: tuple[Action, ...] = (
@@ -52,7 +53,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("G,end", "cursor_last", "Last", "Jump to the last paper", "Move", show=False),
     Action("pageup", "page_up", "Page up", "Move up a page", "Move", show=False, palette=False),
     Action("pagedown", "page_down", "Page down", "Move down a page", "Move", show=False, palette=False),
-    Action("slash", "focus_search", "Search", "Focus the search bar", "Move"),
+    Action("slash", "focus_search", "Search", "Focus the search bar", "Move", priority=True),
     Action("enter", "open_detail", "Detail", "Show the detail pane (narrow layout) or focus it", "Move", show=False),
     Action("N", "next_unread", "Next unread", "Jump to the next unread paper in the view", "Move", show=False),
     Action(

@@ -49,8 +49,13 @@ class NavigatingMixin:
         self.paper_list.action_page_up()
 
     def action_focus_search(self) -> None:
+        search = self.query_one(SearchBar)
+        if search.has_focus:  # `/` is a priority key, so typing one in the bar arrives here
+            search.insert_text_at_cursor("/")
+            return
         self.set_class(False, "show-detail")
-        self.query_one(SearchBar).focus()
+        # Focus now, not on the next message cycle: keys typed right after `/` must reach the bar.
+        self.set_focus(search)
 
     def action_open_detail(self) -> None:
         if self.has_class("narrow"):

@@ -30,23 +30,30 @@ class StatusLine(Static):
         partial: int = 0,
     ) -> None:
         width = self.app.size.width - 2
+        tail = Text()  # what the view is: filter, match counts, notes (the query itself is in the bar)
+        if quick_filter != "all":
+            tail.append(f"  filter: {quick_filter}", "bold")
+        if matches is not None and (query.strip() or quick_filter != "all"):
+            tail.append(f"  → {matches} match{'es' if matches != 1 else ''}", "bold")
+            if partial:
+                tail.append(f" (+{partial} missing a word)")
+        if note:
+            tail.append(f"  {note}", "dim")
         full = f"{counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred"
         short = f"{counts.total} papers · {counts.read}● {counts.reading}◐ {counts.starred}★"
-        shown = full if len(full) + 12 <= width else short
+        room = width - tail.cell_len
+        shown = full if len(full) + 12 <= room else short
+        query_text = Text()
+        if query.strip():
+            query_text.append("  query: ")
+            query_text.append(safe(query.strip()), "italic")
+            if room - len(shown) - query_text.cell_len < 12:
+                query_text = Text()  # no room: the search bar shows it anyway
         title = Text(safe(name), style="bold")
-        title.truncate(max(width - len(shown) - 2, 6), overflow="ellipsis")
+        title.truncate(max(room - len(shown) - query_text.cell_len - 2, 6), overflow="ellipsis")
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append_text(title)
         text.append(f"  {shown}")
-        if quick_filter != "all":
-            text.append(f"  filter: {quick_filter}", "bold")
-        if query.strip():
-            text.append("  query: ")
-            text.append(safe(query.strip()), "italic")
-        if matches is not None and (query.strip() or quick_filter != "all"):
-            text.append(f"  → {matches} match{'es' if matches != 1 else ''}", "bold")
-            if partial:
-                text.append(f" (+{partial} missing a word)")
-        if note:
-            text.append(f"  {note}", "dim")
+        text.append_text(query_text)
+        text.append_text(tail)
         self.update(text)
