@@ -249,17 +249,25 @@ class DatabaseFile:
             self._storage.deferred = False
 
     def commit(self, build: Callable[[], tuple[Any, Change | None]]) -> Any:
-        """Lock, catch up with the file, build the change against fresh data, apply it and save it."""
-        with self._lock:
-            locked, error = False, None
-            try:
-                ensure_dir(self.path.parent)
-                self._file_lock.acquire()
-                locked = True
-                self._sync_locked()
-            except (OSError, Timeout) as exc:
-                error = exc
-            try:
+        """Lock, catch up with the file, build the change against fresh data, apply it and save it.
+
+        The file lock is taken before the in-memory lock, so threads that only read (the UI drawing
+        rows) never wait while another process holds the file.
+        """
+        locked, error = False, None
+        try:
+            ensure_dir(self.path.parent)
+            self._file_lock.acquire()
+            locked = True
+        except (OSError, Timeout) as exc:
+            error = exc
+        try:
+            with self._lock:
+                if locked:
+                    try:
+                        self._sync_locked()
+                    except OSError as exc:
+                        error = exc
                 result, change = build()
                 if change is not None:
                     self._apply(change)
@@ -275,9 +283,9 @@ class DatabaseFile:
                     if error is not None:
                         self._failed(error)
                 return result
-            finally:
-                if locked:
-                    self._file_lock.release()
+        finally:
+            if locked:
+                self._file_lock.release()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -285,11 +293,10 @@ class DatabaseFile:
 
         Raises filelock.Timeout or OSError when the lock cannot be taken.
         """
-        with self._lock:
-            ensure_dir(self.path.parent)
-            with self._file_lock:
-                self._sync_locked()
-                yield
+        ensure_dir(self.path.parent)
+        with self._file_lock, self._lock:
+            self._sync_locked()
+            yield
 
     def replace(self, annotations: list[dict], events: list[dict], reason: str) -> None:
         """Replace every annotation and the whole log in one atomic write, after a backup `NAME.bak-<time>-REASON`.
@@ -338,7 +345,8 @@ class DatabaseFile:
         with self._lock:
             if not self._pending and not self._dirty:
                 return True
-            self.commit(lambda: (None, None))
+        self.commit(lambda: (None, None))
+        with self._lock:
             return not self._pending and not self._dirty
 
     def reload_if_changed(self) -> bool:
@@ -347,15 +355,16 @@ class DatabaseFile:
             if not self._blocked and not self._storage.changed_on_disk():
                 return False
             notices = len(self.notices)
-            try:
-                with self._file_lock:
-                    reloaded = self._sync_locked()
-                    if self._dirty or self._pending:
-                        self._save_locked()
-            except (OSError, Timeout) as exc:
+        try:
+            with self._file_lock, self._lock:  # file lock first, as in `commit`
+                reloaded = self._sync_locked()
+                if self._dirty or self._pending:
+                    self._save_locked()
+        except (OSError, Timeout) as exc:
+            with self._lock:
                 self._failed(exc)
-                return False
-            return reloaded or len(self.notices) > notices
+            return False
+        return reloaded or len(self.notices) > notices
 
 
 def _doc_key(item: tuple[str, dict]) -> int:
