@@ -59,3 +59,7 @@ def test_broken_latex_is_kept_as_written():
 @given(st.text(alphabet=st.sampled_from(list("ab é\t\n\r\x0b\x0c\u00a0\u3000e\u0301")), max_size=30))
 def test_normalize_ws_matches_the_plain_definition(text):
     assert normalize_ws(text) == " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def test_bidi_overrides_are_stripped():
+    assert strip_control("safe\u202etxt.exe\u2066x\u2069") == "safetxt.exex"

@@ -155,3 +155,52 @@ async def test_quit_with_unsaved_changes_warns_first(app, monkeypatch):
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_no_match_message_with_markup_characters_shows_literally(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"zzqx[/zzqy")
+        await settle(pilot)
+        assert "No papers match 'zzqx[/zzqy'" in screen_text(app)
+
+
+async def test_ctrl_q_in_an_edited_note_asks_first(app):
+    from readlist.tui.screens.note import NoteScreen
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n", *"precious", "ctrl+q")
+        await pilot.pause()
+        assert app.is_running
+        assert "Discard the changes" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert app.store.get(app.main_screen.current_paper.id).note == "precious"
+
+
+async def test_search_results_follow_tag_edits(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t", *"zebrafish", "enter")
+        await settle(pilot)
+        await pilot.press("slash", *"zebrafish", "enter")
+        await settle(pilot)
+        assert app.main_screen.matches == 1
+        await pilot.press("t", *["backspace"] * 9, *"other", "enter")
+        await settle(pilot)
+        assert app.main_screen.matches == 0
+
+
+async def test_export_dialog_survives_a_bare_directory_path(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await pilot.pause()
+        app.screen.query_one("#export-path").value = "/"
+        await pilot.click("#fmt-csv")
+        await pilot.pause()
+        assert app.is_running and app.screen.query_one("#export-path").value == "/"

@@ -222,4 +222,3 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
             os.unlink(tmp_name)
     fsync_dir(directory)
     return target
-

@@ -78,7 +78,7 @@ def load(path: Path, key: str) -> IndexData | None:
             if not line.startswith(MAGIC + b" "):
                 return None
             header = json.loads(line[len(MAGIC) + 1 :])
-            if header.get("format") != FORMAT or header.get("key") != key:
+            if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key:
                 return None
             terms = tuple(handle.read(header["terms"]).decode("utf-8").split("\n")) if header["count"] else ()
             loaded = {}

@@ -9,7 +9,7 @@ import unicodedata
 from functools import lru_cache
 
 # C0/C1 control characters except tab and newline; ESC, BEL, CSI and friends.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 _URL = re.compile(r"https?://[^\s<>\"'`{}|\\^\]\[]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?)'\""
 
@@ -70,7 +70,7 @@ def paper_id(text: str) -> str:
 
 
 def strip_control(text: str) -> str:
-    """Remove terminal control characters (ESC, BEL, ...); tabs become spaces."""
+    """Remove terminal control characters (ESC, BEL, ...) and bidi/line-separator controls; tabs become spaces."""
     return _CONTROL.sub("", text.replace("\t", " "))
 
 

@@ -41,6 +41,7 @@ class ReadlistApp(App):
         self.state_path = state_path or ui_state_path(Path(db_path))
         self.state = load_state(self.state_path)
         self.startup_messages = list(self.store.notices)
+        self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
         self._related_lock = threading.Lock()
@@ -94,8 +95,11 @@ class ReadlistApp(App):
             changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
         except RuntimeError:  # the writer has shut down: the app is closing
             return
-        if changed and isinstance(self.screen, MainScreen):
-            self.screen.refresh_all()
+        for message in self.store.notices[self._notices_shown :]:  # e.g. damaged by another program
+            self.notify(message, severity="error", timeout=STICKY, markup=False)
+        self._notices_shown = len(self.store.notices)
+        if changed:
+            self.main_screen.refresh_all()
 
     def index_ready(self, index) -> None:
         self.search_index = index
@@ -123,6 +127,11 @@ class ReadlistApp(App):
         )
 
     async def action_quit(self) -> None:
+        from .screens.note import NoteScreen
+
+        if isinstance(self.screen, NoteScreen) and self.screen.text != self.screen.original:
+            self.screen.action_cancel()  # asks before an unsaved note is thrown away
+            return
         self.save_ui_state()
         self._state_saved = True
         loop = asyncio.get_running_loop()

@@ -73,7 +73,11 @@ class AnnotatingMixin:
         if paper is None:
             return
         current = self.app.store.get(paper.id).note
-        editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi")
+        try:
+            editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi") or ["vi"]
+        except ValueError as exc:
+            self.notify(f"Cannot read $VISUAL/$EDITOR: {exc}", severity="error", markup=False)
+            return
         with tempfile.TemporaryDirectory(prefix="readlist-") as tmp:
             path = Path(tmp) / f"note-{paper.id}.md"
             path.write_text(current, encoding="utf-8")
@@ -113,8 +117,7 @@ class AnnotatingMixin:
         from .confirm import ConfirmScreen
 
         papers_list = self.paper_list
-        positions = [papers_list.position_at(row) for row in range(papers_list.row_count)]
-        papers = [self.papers.papers[pos] for pos in positions if pos is not None]
+        papers = [self.papers.papers[pos] for pos in papers_list.positions]
         if not papers:
             return
 

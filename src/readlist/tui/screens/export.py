@@ -47,7 +47,8 @@ class ExportScreen(ModalScreen[tuple[str, Path] | None]):
     def on_radio_set_changed(self) -> None:
         path_input = self.query_one("#export-path", Input)
         path = Path(path_input.value or "readlist-notes")
-        path_input.value = str(path.with_suffix("." + EXTENSIONS[self.fmt]))
+        if path.name and path.name not in (".", ".."):  # a bare directory gets no suffix
+            path_input.value = str(path.with_suffix("." + EXTENSIONS[self.fmt]))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():

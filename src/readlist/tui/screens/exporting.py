@@ -12,7 +12,7 @@ class ExportingMixin:
         from .export import ExportScreen
 
         filtered = bool(self.effective_query())
-        what = f"the {self.paper_list.row_count} papers in this view" if filtered else "annotated papers"
+        what = f"the {len(self.paper_list.positions)} papers in this view" if filtered else "annotated papers"
         self.app.push_screen(ExportScreen(what, Path.cwd()), lambda choice: self._export(choice, filtered))
 
     def _export(self, choice, filtered: bool, force: bool = False) -> None:
@@ -24,8 +24,7 @@ class ExportingMixin:
         fmt, path = choice
         notes = self.app.store.all()
         if filtered:
-            rows = (self.paper_list.position_at(row) for row in range(self.paper_list.row_count))
-            papers = [self.papers.papers[pos] for pos in sorted(p for p in rows if p is not None)]
+            papers = [self.papers.papers[pos] for pos in sorted(self.paper_list.positions)]
         else:
             papers = select(self.papers.papers, notes)
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -120,12 +121,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self.query_one(PaperList).refresh()
         self.refresh_header()
         self.show_detail()
-        if (
-            self.quick_filter != "all"
-            or "is:" in self.search_text
-            or "tag:" in self.search_text
-            or "note:" in self.search_text
-        ):
+        if self.effective_query():  # words match notes and tags too: the change may move the paper
             self._stay_row = self.query_one(PaperList).cursor  # a paper leaving the view: keep the place
             self.refresh_view()
 
@@ -178,11 +174,11 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         if self.index is None:
             self.refresh_header()  # shows "indexing…"; the search runs when the index is ready
             return
-        self.run_search(text, self.app.store.all())
+        self.run_search(text)
 
     @work(exclusive=True, thread=True, group="search")
-    def run_search(self, text: str, annotations) -> None:
-        result = self.index.search(text, annotations)
+    def run_search(self, text: str) -> None:
+        result = self.index.search(text, self.app.store.all())
         if not get_current_worker().is_cancelled:
             self.deliver(self.apply_result, text, result)
 
@@ -206,7 +202,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         paper_list.set_view(positions, spans, full_matches, keep=keep, fallback_row=self._stay_row or 0)
         self._stay_row = None
         empty = self.query_one("#empty", Static)
-        empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else self.empty_message())
+        empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
         empty.display = not positions
         paper_list.display = bool(positions)
         self.refresh_header()

@@ -91,7 +91,8 @@ class DetailPane(Vertical):
             options.append(Option(prompt, id=str(pos)))
         related.add_options(options)
         self.query_one("#detail-related-label", Static).update(
-            Text("Related papers", "bold") if positions else Text(""), layout=False  # one fixed line
+            Text("Related papers", "bold") if positions else Text(""),
+            layout=False,  # one fixed line
         )
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

@@ -38,7 +38,7 @@ class StatusLine(Static):
             if partial:
                 tail.append(f" (+{partial} missing a word)")
         if note:
-            tail.append(f"  {note}", "dim")
+            tail.append(f"  {safe(note)}", "dim")
         full = f"{counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred"
         short = f"{counts.total} papers · {counts.read}● {counts.reading}◐ {counts.starred}★"
         room = width - tail.cell_len
