@@ -195,3 +195,15 @@ def test_file_always_matches_memory_after_many_changes(db, papers):
             store.undo()
     assert Store(db).all() == store.all()
     assert Store(db).events() == store.events()
+
+
+def test_counts_cover_only_the_given_papers(db, papers):
+    store = Store(db)
+    store.set_status(papers[0], "read")
+    store.set_status(papers[1], "reading")
+    store.toggle_star(papers[1])
+    store.toggle_star(papers[2])
+    assert store.counts({paper.id for paper in papers}) == (1, 1, 2)
+    assert store.counts({papers[1].id}) == (0, 1, 1)
+    store.toggle_star(papers[2])  # unstarred again: a document that no longer counts
+    assert store.counts({paper.id for paper in papers}) == (1, 1, 1)

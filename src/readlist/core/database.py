@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -88,6 +88,10 @@ class DatabaseFile:
         """Annotation documents by paper id."""
         table = self._storage.data[ANNOTATIONS]
         return {pid: table[str(doc_id)] for pid, doc_id in self._index.items()}
+
+    def doc_values(self) -> Iterable[dict]:
+        """The annotation documents themselves (each has its paper `id`), without building a mapping."""
+        return self._storage.data[ANNOTATIONS].values()
 
     def event_docs(self, limit: int | None = None) -> list[dict]:
         """Log documents, newest first."""

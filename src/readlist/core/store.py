@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -75,6 +75,19 @@ class Store:
     def all(self) -> dict[str, Annotation]:
         with self._lock:
             return {pid: Annotation.from_doc(doc) for pid, doc in self._file.docs().items()}
+
+    def counts(self, paper_ids: Container[str]) -> tuple[int, int, int]:
+        """(read, reading, starred) over the annotations of these papers, read straight from the documents
+        (the header shows this after every change, so it avoids building an Annotation per paper)."""
+        read = reading = starred = 0
+        with self._lock:
+            for doc in self._file.doc_values():
+                if doc.get("id") in paper_ids:
+                    status = doc.get("status")
+                    read += status == "read"
+                    reading += status == "reading"
+                    starred += bool(doc.get("starred"))
+        return read, reading, starred
 
     def events(self, limit: int | None = None) -> list[Event]:
         """The change log, newest first."""

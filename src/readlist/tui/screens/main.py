@@ -98,14 +98,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         return RowLook(note.starred, note.status, note.tags, note.title)
 
     def counts(self) -> Counts:
-        notes = self.app.store.all()
-        ids = self.papers.by_id
-        read = reading = starred = 0
-        for pid, note in notes.items():
-            if pid in ids:
-                read += note.status == "read"
-                reading += note.status == "reading"
-                starred += note.starred
+        read, reading, starred = self.app.store.counts(self.papers.by_id)
         return Counts(len(self.papers), read, reading, starred)
 
     def refresh_header(self) -> None:
