@@ -46,6 +46,7 @@ class ReadlistApp(App):
         self._related = None
         self._related_lock = threading.Lock()
         self.search_index = None
+        self.palette_titles: list[str] | None = None  # filled by the palette's paper provider on first use
         self._state_saved = False
         self._quit_anyway = False
         # Papers live as long as the app: moving them out of the collector's reach keeps full

@@ -52,8 +52,10 @@ class PaperCommands(Provider):
     """Jump to any paper by a fuzzy match on its title (rapidfuzz, so 100k titles stay quick)."""
 
     async def startup(self) -> None:
-        papers = self.app.papers.papers
-        self.titles = await asyncio.to_thread(lambda: [safe(paper.title) for paper in papers])
+        if self.app.palette_titles is None:  # the paper list never changes while the app runs: once is enough
+            papers = self.app.papers.papers
+            self.app.palette_titles = await asyncio.to_thread(lambda: [safe(paper.title) for paper in papers])
+        self.titles = self.app.palette_titles
 
     async def search(self, query: str) -> Hits:
         query = query.strip()

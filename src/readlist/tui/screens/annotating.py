@@ -61,12 +61,16 @@ class AnnotatingMixin:
         current = self.app.store.get(paper.id).note
 
         async def save(text: str | None) -> None:
-            changed = text is not None and text != current
-            if changed and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
-                self.refresh_all()
-                self.notify("Note saved", timeout=1.5)
+            if text is not None:
+                await self._save_note(paper, current, text)
 
         self.app.push_screen(NoteScreen(paper.title, current), save)
+
+    async def _save_note(self, paper, current: str, text: str) -> None:
+        """The one way a note edited in the modal or in $EDITOR is stored."""
+        if text != current and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
+            self.refresh_all()
+            self.notify("Note saved", timeout=1.5)
 
     async def action_external_note(self) -> None:
         paper = self.current_paper
@@ -94,9 +98,7 @@ class AnnotatingMixin:
                 self.notify(f"Editor exited with status {code}; note unchanged", severity="warning", markup=False)
                 return
             text = path.read_text(encoding="utf-8", errors="replace")
-        if text != current and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
-            self.refresh_all()
-            self.notify("Note saved", timeout=1.5)
+        await self._save_note(paper, current, text)
 
     def action_edit_tags(self) -> None:
         from .tags import TagsScreen

@@ -198,8 +198,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
         empty.display = not positions
         paper_list.display = bool(positions)
-        self.refresh_header()
-        self.show_detail()
+        self.refresh_header()  # the detail pane follows through PaperList.Highlighted
 
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:

@@ -87,6 +87,7 @@ class PaperList(ScrollView, can_focus=True):
         self.spans = spans
         self.full_matches = full_matches if full_matches is not None and full_matches < len(positions) else None
         self.virtual_size = Size(self.size.width, self.row_count)
+        self._last_highlight = -1  # a new view: announce the cursor's paper even if it is the same one
         row = fallback_row
         if keep is not None:
             found = self.row_of(keep)
