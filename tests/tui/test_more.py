@@ -204,3 +204,18 @@ async def test_export_dialog_survives_a_bare_directory_path(app, tmp_path):
         await pilot.click("#fmt-csv")
         await pilot.pause()
         assert app.is_running and app.screen.query_one("#export-path").value == "/"
+
+
+async def test_related_titles_use_the_width_of_the_narrow_detail_view(tmp_path):
+    from readlist.tui.widgets.detail import RelatedList
+
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        related = app.main_screen.query_one(RelatedList)
+        assert related.option_count == 5
+        assert len(related.get_option_at_index(0).prompt.plain) > 40

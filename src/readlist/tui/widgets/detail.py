@@ -67,6 +67,8 @@ class DetailPane(Vertical):
             super().__init__()
             self.position = position
 
+    _related: tuple[tuple[int, ...], tuple[str, ...]] = ((), ())
+
     def compose(self) -> ComposeResult:
         yield DetailBody(id="detail-body")
         yield Static(id="detail-related-label")
@@ -82,18 +84,31 @@ class DetailPane(Vertical):
         related = self.query_one(RelatedList)
         if not positions and not related.option_count:
             return
-        related.clear_options()
-        width = max(related.scrollable_content_region.width - 1, 10)
-        options = []
-        for pos, label in zip(positions, labels, strict=True):
-            prompt = Text(safe(label))
-            prompt.truncate(width, overflow="ellipsis")  # one line each: five papers fit the box
-            options.append(Option(prompt, id=str(pos)))
-        related.add_options(options)
+        self._related = (tuple(positions), tuple(labels))
+        self._fill_related()
         self.query_one("#detail-related-label", Static).update(
             Text("Related papers", "bold") if positions else Text(""),
             layout=False,  # one fixed line
         )
+
+    def _fill_related(self) -> None:
+        """One line per paper, cut to the pane's width (so five papers fit the box)."""
+        related = self.query_one(RelatedList)
+        highlighted = related.highlighted
+        related.clear_options()
+        width = max(related.scrollable_content_region.width - 1, 10)
+        options = []
+        for pos, label in zip(*self._related, strict=True):
+            prompt = Text(safe(label))
+            prompt.truncate(width, overflow="ellipsis")
+            options.append(Option(prompt, id=str(pos)))
+        related.add_options(options)
+        if highlighted is not None and highlighted < len(options):
+            related.highlighted = highlighted
+
+    def on_resize(self) -> None:
+        if self._related[0]:  # e.g. shown again in a narrow terminal: cut the labels to the new width
+            self._fill_related()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
