@@ -219,3 +219,12 @@ async def test_related_titles_use_the_width_of_the_narrow_detail_view(tmp_path):
         related = app.main_screen.query_one(RelatedList)
         assert related.option_count == 5
         assert len(related.get_option_at_index(0).prompt.plain) > 40
+
+
+def test_palette_title_ranking_takes_each_word_fuzzily_and_in_any_order():
+    from readlist.tui.commands import rank_titles
+
+    titles = ["EffiR: Framework for efficient retrievers", "SlimInfer: faster inference", "Cube Bench: spatial tests"]
+    assert [pos for pos, _ in rank_titles("retriever effir", titles)] == [0]
+    assert rank_titles("slimnfer", titles)[0][0] == 1
+    assert rank_titles("zzzz qqqq", titles) == []

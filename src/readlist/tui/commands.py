@@ -61,18 +61,41 @@ class PaperCommands(Provider):
         query = query.strip()
         if len(query) < 2:
             return
-        from rapidfuzz import fuzz, process
-
-        found = await asyncio.to_thread(
-            process.extract, query, self.titles, scorer=fuzz.WRatio, limit=15, score_cutoff=50
-        )
+        found = await asyncio.to_thread(rank_titles, query, self.titles)
         main = self.app.main_screen
-        for title, score, position in found:
+        for position, score in found:
             paper = self.app.papers.papers[position]
+            title = self.titles[position]
             yield Hit(
-                score / 100,
+                score,
                 Content(f"#{paper.index} {title}"),
                 partial(main.jump_to, position),
                 text=title,
                 help="Jump to this paper",
             )
+
+
+def rank_titles(query: str, titles: list[str], limit: int = 15) -> list[tuple[int, float]]:
+    """Titles holding every word of the query, each fuzzily (a typo or a partial word is fine), best first.
+
+    One rapidfuzz pass per word, so words need not be adjacent ("effir retriever" finds
+    "EffiR: … efficient retrievers"); the score is the mean word score in 0..1, ties in list order.
+    """
+    from rapidfuzz import fuzz, process, utils
+
+    scores: dict[int, float] | None = None
+    for word in query.split():
+        if len(word) < 2:
+            continue
+        hits = process.extract(
+            word, titles, scorer=fuzz.partial_ratio, processor=utils.default_process, limit=None, score_cutoff=75
+        )
+        found = {position: score for _, score, position in hits}
+        scores = found if scores is None else {p: scores[p] + s for p, s in found.items() if p in scores}
+        if not scores:
+            return []
+    if not scores:
+        return []
+    words = sum(1 for word in query.split() if len(word) >= 2)
+    best = sorted(scores.items(), key=lambda item: (-item[1], item[0]))[:limit]
+    return [(position, score / (100 * words)) for position, score in best]
