@@ -268,3 +268,13 @@ def test_that_introducing_a_clause_is_left_alone():
 )
 def test_ing_form(verb, ing):
     assert ing_form(verb) == ing
+
+
+def test_claims_of_being_first_or_comprehensive_are_dropped_but_ordinals_stay():
+    plain = (
+        "Agents forget. We introduce TaxBench, the first comprehensive benchmark for agents that fill in tax "
+        "forms. TaxBench has 500 forms."
+    )
+    assert derive_title(plain) == "TaxBench: Benchmark for agents that fill in tax forms"
+    plain = "Decoding is slow. We show that the first layer of a transformer predicts the next token well."
+    assert "first layer" in derive_title(plain)

@@ -28,7 +28,10 @@ def first_clause(text: str) -> str:
     if any(map(lowered.__contains__, rules.FLUFF_HINTS)) or (
         "ly " in lowered and any(map(lowered.__contains__, rules.FLUFF_ADVERBS))
     ):
-        text = rules.fix_articles(rules.FLUFF.sub("", text))
+        text = rules.FLUFF.sub("", text)
+        if "first" in lowered:
+            text = rules.FIRST.sub(lambda m: "A " if m.group(1) == "T" else "a ", text)
+        text = rules.fix_articles(text)
     return text.strip(" ,;:.-–—\"”'(")
 
 

@@ -146,15 +146,20 @@ PAREN = re.compile(r"\s*\([^()]*\)")
 # A cheap test (faster than a case-insensitive regex) before FLUFF runs.
 FLUFF_HINTS = tuple(
     "novel|new |innovat|simple|effective|powerful|unified|first-of|principled|versatile|elegant|straightforward|"
-    "plug-and|designed".split("|")
+    "plug-and|designed|comprehensive|first".split("|")
 )
 FLUFF_ADVERBS = ("effectively", "significantly", "substantially", "seamlessly", "considerably", "remarkably", "greatly")
 FLUFF = re.compile(
-    r"\b(?:novel|new|innovative|simple(?: yet| but)? effective|simple|efficient and effective|powerful|"
+    r"\b(?:novel|new|innovative|comprehensive|simple(?: yet| but)? effective|simple|efficient and effective|powerful|"
     r"unified|first-of-its-kind|principled|versatile|elegant|straightforward|plug-and-play|"
     r"carefully designed|well-designed|effectively|significantly|substantially|seamlessly|considerably|"
     r"remarkably|greatly)(?:,| and)? ",
     re.IGNORECASE,
+)
+# "the first large-scale benchmark" -> "a large-scale benchmark" (but "the first stage", "the first to").
+FIRST = re.compile(
+    r"\b([Tt])he first(?:-ever| ever)? (?=[\w\-]+ )(?!(?:time|step|stage|layer|token|round|phase|part|half|order|"
+    r"author|one|two|three|few|to|of|and|or|in)\b)"
 )
 ARTICLE = re.compile(r"\b([Aa]n?) (?=(\w))")
 # Openers that set the scene before the main clause ("With the rise of X, ...").
