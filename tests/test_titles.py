@@ -278,3 +278,10 @@ def test_claims_of_being_first_or_comprehensive_are_dropped_but_ordinals_stay():
     assert derive_title(plain) == "TaxBench: Benchmark for agents that fill in tax forms"
     plain = "Decoding is slow. We show that the first layer of a transformer predicts the next token well."
     assert "first layer" in derive_title(plain)
+
+
+def test_a_described_technique_after_an_expansion_becomes_what_it_is_for():
+    assert compose(", a lightweight training-free technique for hallucination detection") == (
+        " for hallucination detection"
+    )
+    assert compose(" to further enhance reasoning in language models") == " for enhancing reasoning in language models"

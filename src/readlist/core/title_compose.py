@@ -34,10 +34,11 @@ PURPOSE_GLUE = re.compile(
     r"aimed|aiming|crafted|engineered) (?=to |for )|in order (?=to )|so as (?=to )|"
     r"(?:that is |which is )?(?:capable of|able to) )"
 )
-# After an expansion: "Sync-Point Drop, a technique for X" -> "Sync-Point Drop for X";
-# "... to reduce X" -> "... for reducing X".
+# After an expansion: "Sync-Point Drop, a technique for X" (or "a lightweight training-free technique for X")
+# -> "Sync-Point Drop for X"; "... to reduce X" or "to further reduce X" -> "... for reducing X".
 AFTER_EXPANSION = re.compile(
-    rf"^(?:, (?:an?|the) (?:{GENERIC_NOUNS}|{GENERIC_NOUNS.replace('|', 's|')}s))? (for|to) ([a-z]{{3,}}) "
+    rf"^(?:, (?:an?|the) (?:[\w\-]+ ){{0,3}}(?:{GENERIC_NOUNS}|{GENERIC_NOUNS.replace('|', 's|')}s))? (for|to) "
+    r"(?:(?:further|better|also|jointly|both) )?([a-z]{3,}) "
 )
 ADVERBS = re.compile(r"(?<= )" + _ADVERB[:-1] + r"\b,? ")
 LEADING_ARTICLE = re.compile(r"^(?:an?|the|our) (?!(?:first|only|same|one)\b)", re.IGNORECASE)
