@@ -285,3 +285,11 @@ def test_a_described_technique_after_an_expansion_becomes_what_it_is_for():
         " for hallucination detection"
     )
     assert compose(" to further enhance reasoning in language models") == " for enhancing reasoning in language models"
+
+
+def test_a_name_with_a_decimal_size_is_kept_whole():
+    plain = (
+        "Medical models are large. We present Foundation-1.7B, a compact model for reading radiology reports. "
+        "Foundation-1.7B beats larger models."
+    )
+    assert derive_title(plain).startswith("Foundation-1.7B: ")
