@@ -137,8 +137,8 @@ _AND_VERB = (
     r"propose|introduce|present|release|compare|validate|test|use|apply|analy[sz]e|investigate|examine|explore)\b"
 )
 CLAUSE_END = re.compile(
-    r"[;:] |\. |, and,|,(?: (?:which|where|while|whereas|but|thereby|achieving|resulting|leading|yielding|"
-    r"outperforming|enabling us|showing|demonstrating|including|such as|as well as)\b| (?:e\.g\.|i\.e\.)|"
+    r"[;:] |(?<! vs)(?<! al)\. |, and,|,(?: (?:which|where|while|whereas|but|thereby|achieving|resulting|leading|"
+    r"yielding|outperforming|enabling us|showing|demonstrating|including|such as|as well as)\b| (?:e\.g\.|i\.e\.)|"
     r" and (?:we\b|it\b|" + _AND_VERB + r"))"
     r"| (?:—|–|- |and " + _AND_VERB + r"|e\.g\.|i\.e\.|such as\b|as well as\b|\((?:e\.g\.|i\.e\.|see\b|cf\.|https?:))"
 )
