@@ -17,6 +17,7 @@ def _isolated_user_dirs(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
     monkeypatch.delenv("READLIST_PAPERS", raising=False)
     monkeypatch.delenv("READLIST_DB", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
     monkeypatch.setenv("EDITOR", "true")
 
 

@@ -112,6 +112,18 @@ def test_note_edit_runs_editor_with_argument_list(run, tmp_path):
     assert run("note", "#1").stdout == "before\nedited in editor\n"
 
 
+def test_note_edit_prefers_visual_to_editor(run, tmp_path):
+    script = tmp_path / "visual.py"
+    script.write_text("import sys, pathlib\npathlib.Path(sys.argv[-1]).write_text('from visual\\n')\n")
+    visual = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    result = run("note", "#1", "--edit", env={"VISUAL": visual, "EDITOR": "false"})
+    assert result.exit_code == 0, result.output
+    assert run("note", "#1").stdout == "from visual\n"
+    broken = run("note", "#1", "--edit", env={"VISUAL": "'unclosed"})
+    assert broken.exit_code == 2 and "$VISUAL" in broken.stderr and "unchanged" in broken.stderr
+    assert run("note", "#1").stdout == "from visual\n"
+
+
 def test_undo_and_log(run):
     run("star", "#1")
     run("status", "#1", "read")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import subprocess
 import tempfile
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import click
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags
+from ..core.editor import editor_command
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
@@ -63,10 +63,11 @@ def status_command(ctx: Context, ref: str, status: str) -> None:
 
 
 def edit_text(initial: str) -> str:
-    """Run $EDITOR (default vi) on a temp file holding `initial`; returns the saved text."""
-    command = shlex.split(os.environ.get("EDITOR") or "vi")
-    if not command:
-        fail("$EDITOR is blank")
+    """Run $VISUAL or $EDITOR (default vi) on a temp file holding `initial`; returns the saved text."""
+    try:
+        command = editor_command()
+    except ValueError as exc:
+        fail(f"{exc}; the note is unchanged")
     fd, name = tempfile.mkstemp(prefix="readlist-note-", suffix=".md")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -89,7 +90,7 @@ def edit_text(initial: str) -> str:
 @click.argument("ref")
 @click.option("--text", "text", default=None, metavar="T", help="Replace the note with T (empty: remove it).")
 @click.option("--append", "append", default=None, metavar="T", help="Add T as a new line at the end of the note.")
-@click.option("--edit", is_flag=True, help="Edit the note in $EDITOR.")
+@click.option("--edit", is_flag=True, help="Edit the note in $VISUAL or $EDITOR.")
 @click.pass_obj
 def note_command(ctx: Context, ref: str, text: str | None, append: str | None, edit: bool) -> None:
     """Print a paper's note, or change it (Markdown text)."""

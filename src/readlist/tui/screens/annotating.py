@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import os
-import shlex
 import subprocess
 import tempfile
 from pathlib import Path
 
 from textual.app import SuspendNotSupported
+
+from ...core.editor import editor_command
 
 
 class AnnotatingMixin:
@@ -78,9 +78,9 @@ class AnnotatingMixin:
             return
         current = self.app.store.get(paper.id).note
         try:
-            editor = shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi") or ["vi"]
+            editor = editor_command()
         except ValueError as exc:
-            self.notify(f"Cannot read $VISUAL/$EDITOR: {exc}", severity="error", markup=False)
+            self.notify(f"{str(exc).capitalize()}; note unchanged", severity="error", markup=False)
             return
         with tempfile.TemporaryDirectory(prefix="readlist-") as tmp:
             path = Path(tmp) / f"note-{paper.id}.md"
