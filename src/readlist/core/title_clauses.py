@@ -28,11 +28,14 @@ def first_clause(text: str) -> str:
     if any(map(lowered.__contains__, rules.FLUFF_HINTS)) or (
         "ly " in lowered and any(map(lowered.__contains__, rules.FLUFF_ADVERBS))
     ):
-        text = rules.FLUFF.sub("", text)
-        if "first" in lowered:
-            text = rules.FIRST.sub(lambda m: "A " if m.group(1) == "T" else "a ", text)
-        text = rules.fix_articles(text)
+        text = rules.fix_articles(rules.FLUFF.sub("", text))
+    if "the first " in lowered:
+        text = rules.fix_articles(rules.FIRST.sub(_an_article, text))
     return text.strip(" ,;:.-–—\"”'(")
+
+
+def _an_article(match: re.Match[str]) -> str:
+    return "A " if match.group(1) == "T" else "a "
 
 
 def capital(text: str) -> str:

@@ -137,7 +137,7 @@ _AND_VERB = (
     r"propose|introduce|present|release|compare|validate|test|use|apply|analy[sz]e|investigate|examine|explore)\b"
 )
 CLAUSE_END = re.compile(
-    r"[;:] |(?<! vs)(?<! al)\. |, and,|,(?: (?:which|where|while|whereas|but|thereby|achieving|resulting|leading|"
+    r"[;:] |\.(?<! vs\.)(?<! al\.) |, and,|,(?: (?:which|where|while|whereas|but|thereby|achieving|resulting|leading|"
     r"yielding|outperforming|enabling us|showing|demonstrating|including|such as|as well as)\b| (?:e\.g\.|i\.e\.)|"
     r" and (?:we\b|it\b|" + _AND_VERB + r"))"
     r"| (?:—|–|- |and " + _AND_VERB + r"|e\.g\.|i\.e\.|such as\b|as well as\b|\((?:e\.g\.|i\.e\.|see\b|cf\.|https?:))"
@@ -146,7 +146,7 @@ PAREN = re.compile(r"\s*\([^()]*\)")
 # A cheap test (faster than a case-insensitive regex) before FLUFF runs.
 FLUFF_HINTS = tuple(
     "novel|new |innovat|simple|effective|powerful|unified|first-of|principled|versatile|elegant|straightforward|"
-    "plug-and|designed|comprehensive|first".split("|")
+    "plug-and|designed|comprehensive".split("|")
 )
 FLUFF_ADVERBS = ("effectively", "significantly", "substantially", "seamlessly", "considerably", "remarkably", "greatly")
 FLUFF = re.compile(
