@@ -293,3 +293,11 @@ def test_a_name_with_a_decimal_size_is_kept_whole():
         "Foundation-1.7B beats larger models."
     )
     assert derive_title(plain).startswith("Foundation-1.7B: ")
+
+
+def test_a_name_said_only_to_be_a_benchmark_gets_the_setting_it_is_for():
+    plain = (
+        "Large language models (LLMs) answer science questions. LLMs are rarely tested on images. We introduce "
+        "SciPix, a challenging benchmark. SciPix has 900 questions that LLMs fail."
+    )
+    assert derive_title(plain) == "SciPix: Challenging benchmark for large language models"

@@ -1,7 +1,8 @@
 """The paper's topic: the term the abstract defines and then uses most ("large language models (LLMs)").
 
 A title without a name of the paper's own leads with it, as titles often do ("Topic: what was done"),
-unless the claim already says it.
+unless the claim already says it. A name whose gist only says what kind of thing it is ("X: Benchmark")
+is followed by it, field terms included ("X: Benchmark for large language models").
 """
 
 from __future__ import annotations
@@ -13,12 +14,16 @@ from . import title_acronyms as acronyms
 MIN_USES = 2  # the definition and at least one use after it
 MAX_WORDS = 5
 MAX_CHARS = 36  # a longer topic leaves too little of the claim within the title
+BARE_WORDS = 6  # a gist this short without a preposition names a kind of thing, not what it is for
 DEFINITIONS_WITHIN = 1500  # characters: the paper's terms are defined early
+TOO_BROAD = frozenset({"AI", "ML", "DL", "NLP", "CV", "GenAI", "AGI"})  # no setting for a method
+_BARE = re.compile(r" (?:for|to|of|in|on|with|via|by|from|using|that|which|and)\b|^(?:For|To|Towards?) ")
 _DEFINED = re.compile(r"\(([A-Z][A-Za-z0-9\-]*[A-Z][A-Za-z0-9\-]*?)s?\)")
 
 
-def key_term(text: str) -> tuple[str, str]:
-    """(expansion, short form) of the most used defined abbreviation, or ('', '')."""
+def key_term(text: str, field_ok: bool = False) -> tuple[str, str]:
+    """(expansion, short form) of the most used defined abbreviation, or ('', ''); the field's own terms
+    ("large language models (LLMs)") only when `field_ok`."""
     best, best_uses = ("", ""), MIN_USES - 1
     at = text.find(" (", 0, DEFINITIONS_WITHIN)
     while at >= 0:
@@ -27,7 +32,7 @@ def key_term(text: str) -> tuple[str, str]:
         if not match:
             continue
         short = match.group(1)
-        if short in acronyms.COMMON or text.count(short) <= best_uses:
+        if (short in acronyms.COMMON and not (field_ok and short not in TOO_BROAD)) or text.count(short) <= best_uses:
             continue  # "large language models" is the field, not the topic; or used too little anyway
         uses = acronyms.uses(text, short) + acronyms.uses(text, short + "s")
         if uses <= best_uses:
@@ -49,3 +54,20 @@ def with_topic(text: str, claim: str) -> tuple[str, str]:
     if claim.startswith(("The ", "A ", "An ")):
         claim = claim[:1].lower() + claim[1:]  # "Topic: the effect of ...", but "Topic: Large Language Models ..."
     return long[:1].upper() + long[1:] + ": ", claim
+
+
+def with_setting(text: str, title: str, gist: str, limit: int) -> str:
+    """'DynamicMind: Tri-mode thinking system' says what it is but not what for: add the abstract's key term
+    ('... for large language models') when the gist is a bare descriptor and the title has room."""
+    if len(gist.split()) > BARE_WORDS or _BARE.search(gist):
+        return title
+    long, short = key_term(text, field_ok=True)
+    lowered = title.lower()
+    if not long or long.lower().rstrip("s") in lowered or short.lower() in lowered:
+        return title
+    if not long.endswith("s") and acronyms.uses(text, short + "s") > acronyms.uses(text, short):
+        long += "s"  # "(LLM)" defined, "LLMs" used: the setting is plural
+    if long[1:] == long[1:].lower():
+        long = long[0].lower() + long[1:]  # capitalised only as the first word of a sentence
+    added = f"{title} for {long}"
+    return added if len(added) <= limit else title

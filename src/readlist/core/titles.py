@@ -4,8 +4,8 @@ A title leads with the paper's own name when the abstract coins one ("we propose
 "Expansion (X)", "called X"), followed by its expansion or gist; otherwise it is the paper's
 core claim (the object of "we propose/study/show ..."), never just a cut-off first sentence.
 The parts: `title_names` finds the name, `title_gist` what follows it, `title_claims` the claim,
-`title_clauses` cuts sentences into clauses; the word lists and patterns are in `title_rules`
-and `title_acronyms`.
+`title_clauses` cuts sentences into clauses, `title_topic` the abstract's key term (a lead for a claim,
+a setting for a bare name); the word lists and patterns are in `title_rules` and `title_acronyms`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from .title_claims import claim_title, find_claims, scene_title
 from .title_compose import compose, drop_article
 from .title_gist import spell_out, with_name
 from .title_names import best_names
-from .title_topic import with_topic
+from .title_topic import with_setting, with_topic
 
 MAX_TITLE = 90
 SHOWN = 100  # characters of a gist that may end up in the title (composing shortens, spelling out lengthens)
@@ -83,4 +83,7 @@ def derive_title(plain: str) -> str:
         head = "Position: "  # the convention for position papers
     elif not head and gist:
         head, gist = with_topic(text, gist)
-    return cut(_tidy(head + gist))
+    title = head + gist
+    if name and len(title) < MAX_TITLE:
+        title = with_setting(text, title, gist if gist else head[len(name.name) :].lstrip(": "), MAX_TITLE)
+    return cut(_tidy(title))
