@@ -111,7 +111,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     def refresh_all(self) -> None:
         """Annotations changed: redraw rows, detail and counts."""
-        self.query_one(PaperList).refresh()
+        self.query_one(PaperList).redraw()
         self.refresh_header()
         self.show_detail()
         if self.effective_query():  # words match notes and tags too: the change may move the paper

@@ -24,6 +24,9 @@ from .paper_row import RowLook, render_row
 Spans = Callable[[str], list[tuple[int, int]]]
 
 
+DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
+
+
 class PaperList(ScrollView, can_focus=True):
     """Rows of `star status title  tags`; the cursor row drives the detail pane."""
 
@@ -71,6 +74,7 @@ class PaperList(ScrollView, can_focus=True):
         self.spans: Spans | None = None
         self._last_highlight: int | None = -1
         self._styles: dict[str, Style] = {}
+        self._drawn: dict[tuple[int, int, bool], Strip] = {}  # (position, width, under cursor) -> row
 
     # -- data -------------------------------------------------------------------------------
     def set_view(
@@ -86,6 +90,7 @@ class PaperList(ScrollView, can_focus=True):
         self.positions = positions
         self.spans = spans
         self.full_matches = full_matches if full_matches is not None and full_matches < len(positions) else None
+        self._drawn.clear()
         self.virtual_size = Size(self.size.width, self.row_count)
         self._last_highlight = -1  # a new view: announce the cursor's paper even if it is the same one
         row = fallback_row
@@ -200,6 +205,12 @@ class PaperList(ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
+        self._drawn.clear()
+
+    def redraw(self) -> None:
+        """Rows look different (annotations changed): draw them afresh."""
+        self._drawn.clear()
+        self.refresh()
 
     def render_line(self, y: int) -> Strip:
         row = int(self.scroll_offset.y) + y
@@ -213,11 +224,19 @@ class PaperList(ScrollView, can_focus=True):
             label = " partial matches (miss a word) "
             line = Text(label.center(width, "─"), style=style)
             return Strip(line.render(self.app.console), width).crop(0, width)
-        text = self.render_row(position, width)
-        if row == self.cursor:
-            text.stylize(self.style_of("cursor"))
-        segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(self.app.console)]
-        return Strip(segments).adjust_cell_length(width, base)
+        key = (position, width, row == self.cursor)
+        strip = self._drawn.get(key)
+        if strip is None:  # scrolling by a row redraws every visible row: most were drawn a moment ago
+            text = self.render_row(position, width)
+            if key[2]:
+                text.stylize(self.style_of("cursor"))
+            rendered = text.render(self.app.console)
+            segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in rendered]
+            strip = Strip(segments).adjust_cell_length(width, base)
+            if len(self._drawn) >= DRAWN_ROWS:
+                self._drawn.clear()
+            self._drawn[key] = strip
+        return strip
 
     def render_row(self, position: int, width: int) -> Text:
         paper = self.papers[position]
