@@ -32,7 +32,8 @@ class DetailBody(ScrollView, can_focus=True):
     def set_text(self, text: Text) -> None:
         self._text = text
         self._rewrap(self.scrollable_content_region.width)
-        self.scroll_to(0, 0, animate=False, immediate=True)
+        if self.scroll_offset.x or self.scroll_offset.y:  # even a scroll to where it is costs a layout pass
+            self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
 
     def _rewrap(self, width: int) -> None:
