@@ -1,0 +1,43 @@
+"""Regenerate docs/screenshot.svg: the bundled list at 120x36 with a few papers triaged.
+
+    python docs/make_screenshot.py
+
+Uses a throwaway database, so the user's own annotations are never read or touched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+from readlist.core.paths import bundled_papers
+from readlist.core.reader import read_papers
+from readlist.core.store import Store
+from readlist.tui.app import ReadlistApp
+
+OUT = Path(__file__).resolve().parent / "screenshot.svg"
+
+
+async def main() -> None:
+    papers = read_papers(bundled_papers())
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "readlist.json"
+        store = Store(db)
+        first, second = papers.papers[0], papers.papers[4]
+        store.toggle_star(first)
+        store.set_status(first, "reading")
+        store.set_tags(first, ["systems", "inference"])
+        store.set_note(first, "Compare with sequence parallelism; try on the 8-GPU box.")
+        store.set_status(second, "read")
+        store.set_tags(second, ["benchmark"])
+        store.flush()
+        app = ReadlistApp(papers, db, cursor_blink=False)
+        async with app.run_test(size=(120, 36)) as pilot:
+            await pilot.pause(0.5)
+            app.save_screenshot(filename=OUT.name, path=str(OUT.parent))
+    print(f"wrote {OUT}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
