@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from readlist.core.reader import read_papers
 from readlist.core.text import to_plain
+from readlist.core.title_clauses import first_clause
 from readlist.core.title_compose import compose, ing_form
+from readlist.core.title_rules import fix_articles
 from readlist.core.titles import MAX_TITLE, cut, derive_title, first_sentence
 
 ICML = Path(__file__).resolve().parents[1] / "data" / "icml2025.txt"
@@ -301,3 +303,41 @@ def test_a_name_said_only_to_be_a_benchmark_gets_the_setting_it_is_for():
         "SciPix, a challenging benchmark. SciPix has 900 questions that LLMs fail."
     )
     assert derive_title(plain) == "SciPix: Challenging benchmark for large language models"
+
+
+def test_no_setting_after_an_expansion_or_a_verb_phrase():
+    expanded = (
+        "Large language models (LLMs) are everywhere. LLMs still fail at tabular data. We revisit the Support "
+        "Vector Machine (SVM) and show that LLMs with an SVM head classify tables well."
+    )
+    assert "for large language models" not in derive_title(expanded)
+    verb = (
+        "Large language models (LLMs) learn many tasks at once. LLMs suffer when task gradients conflict. We "
+        "propose SafeGrad, employing gradient surgery. SafeGrad helps LLMs keep safety."
+    )
+    title = derive_title(verb)
+    assert title.startswith("SafeGrad: ") and "for large language models" not in title
+
+
+def test_first_is_dropped_only_where_it_is_a_claim():
+    named = "Code is hard to fix. We design the first deep research agent for code, called CodeSeer, for repairs."
+    assert derive_title(named).startswith("CodeSeer: Deep research agent for code")
+    plain = "Math solvers err early. We show that locating the first error step matters most for verifiers."
+    assert "first error step" in derive_title(plain)
+    clause = first_clause("Recent work has developed, for the first time, a method for counterfactual text generation")
+    assert "for the first time" in clause
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ("a LLM agent", "an LLM agent"),
+        ("an RAG pipeline", "a RAG pipeline"),
+        ("a one-layer model", "a one-layer model"),
+        ("an user study", "a user study"),
+        ("a approach", "an approach"),
+        ("A SVM head", "An SVM head"),
+    ],
+)
+def test_articles_follow_the_sound_of_the_next_word(text, fixed):
+    assert fix_articles(text) == fixed

@@ -41,6 +41,8 @@ AFTER_EXPANSION = re.compile(
     r"(?:(?:further|better|also|jointly|both) )?([a-z]{3,}) "
 )
 ADVERBS = re.compile(r"(?<= )" + _ADVERB[:-1] + r"\b,? ")
+# "X, the first benchmark for Y": after a name, "the first" is always a claim.
+FIRST_AFTER_NAME = re.compile(r"^(?:the )?first(?:-ever| ever)? (?!(?:to|of|time)\b)", re.IGNORECASE)
 LEADING_ARTICLE = re.compile(r"^(?:an?|the|our) (?!(?:first|only|same|one)\b)", re.IGNORECASE)
 _NOT_VERBS = frozenset({"is", "are", "was", "were", "has", "have", "does", "do", "be", "can", "not", "the", "also"})
 _DOUBLED = frozenset(
@@ -105,7 +107,7 @@ def compose(gist: str) -> str:
 
 def drop_article(gist: str) -> str:
     """'a benchmark for X' after a name: 'Benchmark for X', as titles are written."""
-    match = LEADING_ARTICLE.match(gist)
+    match = LEADING_ARTICLE.match(gist) or FIRST_AFTER_NAME.match(gist)
     if match:
         gist = gist[match.end() :]
     return gist[:1].upper() + gist[1:]

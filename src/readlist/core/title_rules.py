@@ -156,12 +156,18 @@ FLUFF = re.compile(
     r"remarkably|greatly)(?:,| and)? ",
     re.IGNORECASE,
 )
-# "the first large-scale benchmark" -> "a large-scale benchmark" (but "the first stage", "the first to").
+# "the first large-scale benchmark" -> "a large-scale benchmark", but "the first layer", "the first error step",
+# "for the first time": only before a contribution noun, with at most four modifiers between.
 FIRST = re.compile(
-    r"\b([Tt])he first(?:-ever| ever)? (?=[\w\-]+ )(?!(?:time|step|stage|layer|token|round|phase|part|half|order|"
-    r"author|one|two|three|few|to|of|and|or|in)\b)"
+    r"\b([Tt])he first(?:-ever| ever)? (?=(?:(?!(?:a|an|the|time|step|stage|layer|token|round|phase|part|half)\b)"
+    r"[\w\-]+ ){0,4}?(?i:benchmark|dataset|corpus|study|framework|method|approach|model|system|work|attempt|"
+    r"investigation|analysis|survey|library|toolkit|tool|evaluation|algorithm|platform|suite|testbed|pipeline|"
+    r"effort|application|implementation|demonstration|agent|attack|task|simulator|environment|architecture|"
+    r"database|resource|metric|protocol|theory|technique|strategy|mechanism|paradigm|network|[MV]?LLM|VLM|audit|"
+    r"review|case|characteri[sz]ation|simulation|benchmarking|comparison|deployment|exploration|assessment|"
+    r"examination|controller|runtime)s?\b)"
 )
-ARTICLE = re.compile(r"\b([Aa]n?) (?=(\w))")
+ARTICLE = re.compile(r"\b([Aa]n?) (?=([\w\-]+))")
 # Openers that set the scene before the main clause ("With the rise of X, ...").
 SCENE = re.compile(
     r"^(?:with|as|while|although|though|despite|given|since|due to|in recent years|recently|nowadays|"
@@ -198,11 +204,26 @@ THAT_FILLER = re.compile(r"^(?:that|how|whether),?\s+(?=\S)", re.IGNORECASE)
 
 
 def fix_articles(text: str) -> str:
-    """'a approach' -> 'an approach' after adjectives were dropped."""
+    """'a approach' -> 'an approach' after adjectives were dropped; by sound ('a one-layer', 'an LLM')."""
 
     def fix(match: re.Match[str]) -> str:
-        article, letter = match.group(1), match.group(2)
-        want = "an" if letter in "aeiouAEIOU" else "a"
+        article, word = match.group(1), match.group(2)
+        want = "an" if _vowel_sound(word) else "a"
         return (want.capitalize() if article[0] == "A" else want) + " "
 
     return ARTICLE.sub(fix, text)
+
+
+_CONSONANT_SOUND = ("one", "once", "uni", "use", "usu", "uti", "eu", "ubi", "ure")
+_VOWEL_LETTERS = frozenset("AEFHILMNORSX")
+_VOWELS = frozenset("AEIOUY")  # letters whose names start with a vowel sound: "an LLM", "an SVM"
+
+
+def _vowel_sound(word: str) -> bool:
+    letters = word.split("-", 1)[0]
+    if len(letters) > 1 and letters.isupper() and not _VOWELS.intersection(letters[1:]):
+        return letters[0] in _VOWEL_LETTERS  # read letter by letter: "an LLM", "an SVM", but "a RAG"
+    low = word.lower()
+    if low.startswith(("hour", "honest", "honor", "honour")):
+        return True
+    return low[:1] in "aeiou" and not low.startswith(_CONSONANT_SOUND)

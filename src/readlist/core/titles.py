@@ -16,6 +16,7 @@ from .title_claims import claim_title, find_claims, scene_title
 from .title_compose import compose, drop_article
 from .title_gist import spell_out, with_name
 from .title_names import best_names
+from .title_rules import fix_articles
 from .title_topic import with_setting, with_topic
 
 MAX_TITLE = 90
@@ -76,7 +77,11 @@ def derive_title(plain: str) -> str:
     if gist:
         space = gist.find(" ", SHOWN) if len(gist) > SHOWN else -1
         rest = gist[space:] if space > 0 else ""  # cut off anyway: not worth spelling out or composing
-        gist = compose(spell_out(text, gist[: len(gist) - len(rest)])) + rest
+        shown = gist[: len(gist) - len(rest)]
+        spelled = spell_out(text, shown)
+        if spelled != shown:
+            spelled = fix_articles(spelled)  # "an RL" spelled out is "a reinforcement learning ..."
+        gist = compose(spelled) + rest
         if head:
             gist = drop_article(gist)
     if not head and low.find("position paper", 0, 400) >= 0:
@@ -84,6 +89,6 @@ def derive_title(plain: str) -> str:
     elif not head and gist:
         head, gist = with_topic(text, gist)
     title = head + gist
-    if name and len(title) < MAX_TITLE:
-        title = with_setting(text, title, gist if gist else head[len(name.name) :].lstrip(": "), MAX_TITLE)
+    if name and not name.expansion:  # "X: Benchmark" says what X is, not what for; an expansion says enough
+        title = with_setting(text, title, gist, MAX_TITLE)
     return cut(_tidy(title))
