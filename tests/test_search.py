@@ -89,7 +89,7 @@ def test_latex_unicode_and_names_find_the_same_papers(index, query):
 
 
 def test_letters_emphasised_with_latex_are_found_and_highlighted_as_whole_words():
-    text = r"We propose \textbf{T}rust-\textbf{R}egion \underline{P}olicy \emph{O}p\textbf{t}imization for agents."
+    text = r"We propose \textbf{T}rust-\textbf{R}egion \underline{P}olicy {O}p\textbf{t}imization for agents."
     papers = make([text, "Policy gradients for robots, with trust in regions of the optimisation landscape."])
     result = SearchIndex.build(papers).search('policy optimization "trust region"')
     assert list(result.positions)[: result.full_matches] == [0]

@@ -19,7 +19,7 @@ from .paper import Paper
 from .postings import IndexData, Postings, build_data
 from .search import SearchIndex
 
-FORMAT = 4
+FORMAT = 5
 MAGIC = b"readlist-search-index"
 KEEP = 8  # cached indexes kept; the least recently written go first
 _SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("title.starts", "I"),

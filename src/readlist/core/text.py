@@ -20,6 +20,9 @@ _LATEX_SPAN = re.compile(
     r"|\\[A-Za-z]+\*?(?:\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
     r"|\\[%&_#${}~^ ,;!]"
 )
+# Braces inside a word, left by LaTeX emphasis of single letters: "{G}eneration" reads "Generation".
+# Not after a command name: "\frac{a}" stays.
+_WORD_BRACES = re.compile(r"(?<![\w\\])([^\W_]+)\{([^\W_]+)\}|(?<![\w\\])\{([^\W_]+)\}(?=[^\W_])")
 _MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])")
 _MD_CODE = re.compile(r"`([^`\n]+)`")
 # A line-break hyphen: "wit- nessed". Kept when the next word joins a list ("pre- and post-").
@@ -133,6 +136,10 @@ def _latex_span_to_text(span: str) -> str:
     return out.translate(_AFTER_LATEX)
 
 
+def unwrap_word_braces(text: str) -> str:
+    return _WORD_BRACES.sub(lambda m: (m.group(1) or "") + (m.group(2) or m.group(3)), text)
+
+
 def latex_to_text(text: str) -> str:
     """Turn the LaTeX bits of running text into Unicode; leave everything else as written."""
     if "\\" not in text and "$" not in text:
@@ -168,6 +175,8 @@ def to_plain(text: str) -> str:
     for n, url in enumerate(urls):
         text = text.replace(url, f"\x00{n}\x00")
     text = strip_markdown(latex_to_text(text))
+    if "{" in text:
+        text = unwrap_word_braces(text)
     text = repair_hyphens(text)
     for n, url in enumerate(urls):
         text = text.replace(f"\x00{n}\x00", url)

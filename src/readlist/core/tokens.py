@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
-from .text import repair_hyphens
+from .text import repair_hyphens, unwrap_word_braces
 
 _GREEK_NAMES = {
     "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
@@ -35,13 +35,11 @@ STOPWORDS = frozenset(
 )
 
 # LaTeX for indexing without the full converter: Greek letters keep their names, other commands go.
-# Formatting commands unwrap in place, and so do braces inside a word: "\textbf{P}olicy" and "{G}eneration"
-# read as "Policy" and "Generation", as the display form has them.
+# Formatting commands unwrap in place ("\textbf{P}olicy" reads "Policy", as the display form has it).
 _LATEX_STYLE = re.compile(
     r"\\(?:text(?:bf|it|sc|sf|tt|rm|up|sl|md|normal)|emph|underline|math(?:bf|rm|it|sf|tt|cal|bb|frak)"
     r"|boldsymbol|bm)\s*\{([^{}\\]*)\}"
 )
-_WORD_BRACES = re.compile(r"(?<=[^\W_])\{([^\W_]+)\}|\{([^\W_]+)\}(?=[^\W_])")
 _LATEX_ACCENT = re.compile(r"\\[\"'`^~=.]\{?([A-Za-z])\}?")
 _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
 _VAR_GREEK = {"varepsilon": "epsilon", "vartheta": "theta", "varphi": "phi", "varrho": "rho", "varpi": "pi"}
@@ -66,8 +64,8 @@ def index_form(text: str) -> str:
     """A cheap stand-in for `Paper.plain` that yields the same words: LaTeX commands reduced, hyphens repaired."""
     if "\\" in text:
         text = _LATEX_COMMAND.sub(_command, _LATEX_ACCENT.sub(r"\1", _LATEX_STYLE.sub(r"\1", text)))
-        if "{" in text:
-            text = _WORD_BRACES.sub(r"\1\2", text)
+    if "{" in text:
+        text = unwrap_word_braces(text)  # "{G}eneration", as the display form reads it
     return fold(repair_hyphens(text))
 
 
