@@ -8,6 +8,7 @@ Uses a throwaway database, so the user's own annotations are never read or touch
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 from pathlib import Path
 
@@ -22,6 +23,7 @@ OUT = Path(__file__).resolve().parent / "screenshot.svg"
 async def main() -> None:
     papers = read_papers(bundled_papers())
     with tempfile.TemporaryDirectory() as tmp:
+        os.environ["XDG_CACHE_HOME"] = tmp  # the search index cache too stays out of the user's directories
         db = Path(tmp) / "readlist.json"
         store = Store(db)
         first, second = papers.papers[0], papers.papers[4]
@@ -34,7 +36,10 @@ async def main() -> None:
         store.flush()
         app = ReadlistApp(papers, db, cursor_blink=False)
         async with app.run_test(size=(120, 36)) as pilot:
-            await pilot.pause(0.5)
+            for _ in range(100):  # until the related papers are listed
+                await pilot.pause(0.05)
+                if app.main_screen.query_one("RelatedList").option_count:
+                    break
             app.save_screenshot(filename=OUT.name, path=str(OUT.parent))
     print(f"wrote {OUT}")
 

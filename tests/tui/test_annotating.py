@@ -108,6 +108,16 @@ async def test_missing_editor_is_a_notification(app, monkeypatch):
         assert current(app)[1].note == ""
 
 
+async def test_unreadable_visual_is_a_notification_naming_it(app, monkeypatch):
+    monkeypatch.setenv("VISUAL", "'unclosed")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        assert any(n.message.startswith("Cannot read $VISUAL") for n in app._notifications)
+        assert current(app)[1].note == ""
+
+
 async def test_tags_with_completion(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -80,7 +80,8 @@ class AnnotatingMixin:
         try:
             editor = editor_command()
         except ValueError as exc:
-            self.notify(f"{str(exc).capitalize()}; note unchanged", severity="error", markup=False)
+            message = str(exc)
+            self.notify(f"{message[:1].upper()}{message[1:]}; note unchanged", severity="error", markup=False)
             return
         with tempfile.TemporaryDirectory(prefix="readlist-") as tmp:
             path = Path(tmp) / f"note-{paper.id}.md"
