@@ -135,6 +135,18 @@ async def test_tags_with_completion(app):
         assert current(app)[1].tags == ("diffusion",)
 
 
+async def test_tags_that_do_not_fit_the_row_end_with_an_ellipsis(app):
+    async with app.run_test(size=(70, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"kolmogorov-arnold-networks reading-group-wednesday", "enter")
+        await settle(pilot)
+        row = app.main_screen.paper_list.render_line(0).text.rstrip()
+        assert "#kolmogorov" in row and row.endswith("…")
+        assert "#reading-group-wednesday" not in row
+
+
 async def test_undo_repeatedly(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -41,5 +41,8 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
             title_text.stylize(match_style, start, end)
     text.append_text(title_text)
     if tags:
-        text.append(tags[: width - 4 - len(shown)], style_of("tags"))
+        left = width - 4 - len(shown)
+        if len(tags) > left:  # cut like the title, never mid-tag without a mark
+            tags = tags[: left - 1].rstrip() + "…" if left > 4 else ""
+        text.append(tags, style_of("tags"))
     return text
