@@ -78,6 +78,15 @@ def test_last_word_is_a_prefix_while_typing(index):
     assert full(index, "diffusion prot ") == []
 
 
+def test_a_broad_prefix_still_lists_every_paper_it_matches_when_scoring_is_cut_short(index, monkeypatch):
+    import readlist.core.search as search
+
+    everything = set(found(index, "m"))
+    assert len(everything) >= 4
+    monkeypatch.setattr(search, "SCORED_PAIRS", 0)  # no completion is scored: papers still match
+    assert set(found(index, "m")) == everything
+
+
 def test_accents_and_case_are_ignored(index):
     assert full(index, "CAFE naive") == [4]
     assert full(index, "café NAÏVE") == [4]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .matching import EXACT, WordMatcher
+from .matching import EXACT, PREFIX, WordMatcher
 from .paper import Paper
 from .postings import BuildCancelled, IndexData, build_data, title_source
 from .query import QueryError, parse
@@ -36,6 +36,7 @@ K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
 MIN_PART = 3  # letters in each part of a compound word read as two words
 RARE = 5  # papers: a word this common is not read as two
+SCORED_PAIRS = 100_000  # postings of prefix completions scored per query word (see score_into)
 SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
 
 
@@ -138,10 +139,16 @@ class SearchIndex:
         """For each candidate, the best of the variants' BM25 scores (title hits boosted), added to `best`.
 
         No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
+        Completions of a one- or two-letter prefix ("l") hold most papers: past SCORED_PAIRS postings, the rarer
+        ones only list their papers (they still match) without adding to their scores.
         """
         body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
         mine: dict[int, float] = {}
-        for tid, alpha in variants.items():
+        budget = SCORED_PAIRS
+        for tid, alpha in sorted(variants.items(), key=lambda item: (-item[1], -body.count(item[0]))):
+            budget -= body.count(tid)
+            if budget < 0 and alpha == PREFIX:
+                continue
             idf = self.idf(max(body.count(tid), title.count(tid)))
             weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
