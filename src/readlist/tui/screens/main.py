@@ -68,7 +68,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         yield SearchBar(id="search")
         with Horizontal(id="panes"):
             with Vertical(id="list-pane"):
-                yield PaperList(self.papers.papers, self.look, id="list")
+                yield PaperList(self.papers.papers, self.look, follow=self.follow_cursor, id="list")
                 yield Static(id="empty")
             yield DetailPane(id="detail")
         yield Footer()
@@ -198,7 +198,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
         empty.display = not positions
         paper_list.display = bool(positions)
-        self.refresh_header()  # the detail pane follows through PaperList.Highlighted
+        self.refresh_header()  # the detail pane follows the list's cursor (follow_cursor)
 
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:
@@ -224,9 +224,12 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     def leave_search(self) -> None:
         self.query_one(PaperList).focus()
 
-    @on(PaperList.Highlighted)
-    def highlighted(self) -> None:
-        self.show_detail()
+    def follow_cursor(self, position: int | None) -> None:
+        """The list's cursor moved to another paper: show it in the same frame."""
+        if self.is_mounted:
+            self.show_detail()
+        else:  # the first view, set while the screen mounts
+            self.call_later(self.show_detail)
 
     @on(PaperList.Chosen)
     def chosen(self) -> None:

@@ -51,13 +51,6 @@ class PaperList(ScrollView, can_focus=True):
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
 
-    class Highlighted(Message):
-        """The cursor moved to another paper (position into the paper list, or None when empty)."""
-
-        def __init__(self, position: int | None) -> None:
-            super().__init__()
-            self.position = position
-
     class Chosen(Message):
         """A row was clicked or Enter pressed on it."""
 
@@ -65,10 +58,22 @@ class PaperList(ScrollView, can_focus=True):
             super().__init__()
             self.position = position
 
-    def __init__(self, papers: Sequence[Paper], look: Callable[[Paper], RowLook], **kwargs) -> None:
+    def __init__(
+        self,
+        papers: Sequence[Paper],
+        look: Callable[[Paper], RowLook],
+        follow: Callable[[int | None], None],
+        **kwargs,
+    ) -> None:
+        """`look` gives a row's marks; `follow` is told of the paper under the cursor whenever it changes.
+
+        A callback rather than a message: a message reaches the screen a frame later, so the detail pane
+        that follows the cursor would cost a second repaint per key (about 2 ms at any list size).
+        """
         super().__init__(**kwargs)
         self.papers = papers
         self.look = look
+        self.follow = follow
         self.positions: Sequence[int] = range(len(papers))
         self.full_matches: int | None = None  # rows before this index match every word
         self.spans: Spans | None = None
@@ -141,7 +146,7 @@ class PaperList(ScrollView, can_focus=True):
         position = self.current
         if position != self._last_highlight:
             self._last_highlight = position
-            self.post_message(self.Highlighted(position))
+            self.follow(position)
 
     def refresh_line(self, row: int) -> None:
         self.refresh_lines(row, 1)  # in list rows; ScrollView subtracts the scroll offset
