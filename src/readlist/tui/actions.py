@@ -88,3 +88,11 @@ ACTIONS: tuple[Action, ...] = (
 
 def bindings() -> list[Binding]:
     return [action.binding() for action in ACTIONS]
+
+
+LIST_MOVES = ("cursor_down", "cursor_up", "cursor_first", "cursor_last", "page_down", "page_up")
+
+
+def list_bindings() -> list[Binding]:
+    """The moves again, for the focused list itself: they replace its scroll view's own arrow keys."""
+    return [Binding(a.keys, a.action, a.description, show=False) for a in ACTIONS if a.action in LIST_MOVES]

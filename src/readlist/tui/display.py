@@ -21,6 +21,11 @@ def safe_text(text: str, style: str = "") -> Text:
     return Text(strip_control(text), style=style)
 
 
+def paper_heading(label: str, title: str) -> Text:
+    """A dialog's one-line heading about a paper: 'Note — <title>', cut with an ellipsis."""
+    return Text(f"{label} — {safe(title)}", no_wrap=True, overflow="ellipsis")
+
+
 def row_marks(starred: bool, status: str) -> tuple[str, str, str]:
     mark, css = STATUS_MARKS.get(status, STATUS_MARKS["unread"])
     return (STAR if starred else NO_STAR), mark, css

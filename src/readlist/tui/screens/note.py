@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
-from ..display import safe
+from ..display import paper_heading
 
 
 class NoteScreen(ModalScreen[str | None]):
@@ -25,9 +24,7 @@ class NoteScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog", classes="dialog"):
-            yield Static(
-                Text(f"Note — {safe(self.paper_title)}", no_wrap=True, overflow="ellipsis"), classes="dialog-title"
-            )
+            yield Static(paper_heading("Note", self.paper_title), classes="dialog-title")
             yield TextArea(
                 self.original,
                 language="markdown" if _has_markdown() else None,

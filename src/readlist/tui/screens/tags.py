@@ -10,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
-from ..display import safe
+from ..display import paper_heading, safe
 
 
 def parse_tags(value: str) -> list[str]:
@@ -50,9 +50,7 @@ class TagsScreen(ModalScreen[list[str] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="tags-dialog", classes="dialog"):
-            yield Static(
-                Text(f"Tags — {safe(self.paper_title)}", no_wrap=True, overflow="ellipsis"), classes="dialog-title"
-            )
+            yield Static(paper_heading("Tags", self.paper_title), classes="dialog-title")
             yield Input(
                 " ".join(self.tags),
                 placeholder="tags separated by spaces",

@@ -11,7 +11,6 @@ from collections.abc import Callable, Sequence
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -19,6 +18,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from ...core.paper import Paper
+from ..actions import list_bindings
 from .paper_row import RowLook, render_row
 
 Spans = Callable[[str], list[tuple[int, int]]]
@@ -30,14 +30,7 @@ DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
 class PaperList(ScrollView, can_focus=True):
     """Rows of `star status title  tags`; the cursor row drives the detail pane."""
 
-    BINDINGS = [
-        Binding("j,down", "cursor_down", "Down", show=False),
-        Binding("k,up", "cursor_up", "Up", show=False),
-        Binding("g,home", "cursor_first", "First", show=False),
-        Binding("G,end", "cursor_last", "Last", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-    ]
+    BINDINGS = list_bindings()
     COMPONENT_CLASSES = {
         "paper-list--cursor",
         "paper-list--star",
