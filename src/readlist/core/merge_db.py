@@ -17,6 +17,7 @@ from .annotation import Annotation, Event
 from .db_format import ANNOTATIONS, EVENTS, DamagedFile, decode
 from .merge import MergeReport, merge
 from .migrations import migrate
+from .paths import unreadable
 from .store import Store
 
 
@@ -27,14 +28,10 @@ class MergeError(Exception):
 def _load(path: Path) -> dict:
     try:
         data, _ = migrate(decode(path.read_bytes()))
-    except FileNotFoundError:
-        raise MergeError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise MergeError(f"{path}: is a directory, not a readlist database") from None
     except DamagedFile as exc:
         raise MergeError(f"{path}: not a usable readlist database ({exc})") from None
     except OSError as exc:
-        raise MergeError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise MergeError(unreadable(path, exc, "readlist database")) from None
     return data
 
 

@@ -25,3 +25,14 @@ def default_db_path() -> Path:
 def ui_state_path(db_path: Path) -> Path:
     """Small file beside the database remembering the last paper, filter and theme."""
     return db_path.with_name(db_path.stem + ".ui.json")
+
+
+def unreadable(path: Path | str, exc: OSError, kind: str) -> str:
+    """One line naming the file and why it could not be read; `kind` is what it should have been."""
+    if isinstance(exc, FileNotFoundError):
+        return f"{path}: no such file"
+    if isinstance(exc, IsADirectoryError):
+        return f"{path}: is a directory, not a {kind}"
+    if isinstance(exc, PermissionError):
+        return f"{path}: permission denied (cannot read the file)"
+    return f"{path}: cannot read ({exc.strerror or exc})"

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from .paper import Paper, PaperList
+from .paths import unreadable
 from .text import paper_id
 
 _BLANK_SPLIT = re.compile(r"\n(?:[ \t\f\v\u00a0\u3000]*\n)+")
@@ -48,18 +49,12 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
 
 def read_bytes(path: Path) -> bytes:
     try:
-        if path.is_dir():
-            raise ReadError(f"{path}: is a directory, not a paper file")
+        if path.is_dir():  # open() on a directory fails differently on each system
+            raise IsADirectoryError(path)
         with open(path, "rb") as handle:
             return handle.read()
-    except FileNotFoundError:
-        raise ReadError(f"{path}: no such file") from None
-    except PermissionError:
-        raise ReadError(f"{path}: permission denied (cannot read the file)") from None
-    except IsADirectoryError:
-        raise ReadError(f"{path}: is a directory, not a paper file") from None
     except OSError as exc:
-        raise ReadError(f"{path}: cannot read ({exc.strerror or exc})") from None
+        raise ReadError(unreadable(path, exc, "paper file")) from None
 
 
 def is_header(paragraph: str) -> bool:
