@@ -72,7 +72,7 @@ def stats_command(ctx: Context, as_json: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Output format.")
 @click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
 @click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=str), default=None, help="Write to FILE.")
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None, help="Write to FILE.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @click.pass_obj
 def export_command(
@@ -132,7 +132,7 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
 
 
 @click.command("merge")
-@click.argument("other", type=click.Path(dir_okay=False, path_type=str))
+@click.argument("other", type=click.Path(path_type=str))
 @click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
 @click.pass_obj
 def merge_command(ctx: Context, other: str, dry_run: bool) -> None:

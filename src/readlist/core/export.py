@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import errno
 import io
 import json
 import os
@@ -193,7 +194,7 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
     """
     target = Path(path)
     if target.is_dir():
-        raise IsADirectoryError(f"{target}: is a directory")
+        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
     directory = target.parent
