@@ -63,6 +63,16 @@ def test_an_undone_read_does_not_count():
     assert stats([], events).read_per_day[-1] == 1
 
 
+def test_an_undo_that_brings_read_back_is_not_a_new_reading():
+    events = [
+        Event("2025-07-10T09:00:00Z", ID[0], "status", {"status": "unread"}, {"status": "read"}, group="g1"),
+        Event("2025-07-13T09:00:00Z", ID[0], "status", {"status": "read"}, {"status": "reading"}, group="g2"),
+        Event("2025-07-13T09:01:00Z", ID[0], "undo", {"status": "reading"}, {"status": "read"}, "g3", undoes="g2"),
+    ]
+    per_day = stats([], events).read_per_day
+    assert per_day[-4] == 1 and per_day[-1] == 0
+
+
 def test_tags_with_counts_and_read_counts_most_used_first():
     s = stats(
         [

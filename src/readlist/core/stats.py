@@ -61,7 +61,7 @@ def _event_day(time: str, tz: tzinfo | None) -> date | None:
 def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinfo | None = None) -> tuple[int, ...]:
     """Distinct papers marked read on each of the last `days` days (oldest first).
 
-    An event counts when its `after` sets the status to read, unless it was undone. Days are calendar days in `tz`
+    An event counts when its `after` sets the status to read, unless it was undone or is itself an undo. Days are calendar days in `tz`
     (default: the local time zone), so `today` should be given in the same zone.
     """
     first = today - timedelta(days=days - 1)
@@ -70,8 +70,8 @@ def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinf
     seen: dict[date, set[str]] = defaultdict(set)
     for event in events:
         after = getattr(event, "after", None) or {}
-        if after.get("status") != "read" or (event.action != "undo" and getattr(event, "group", "") in undone):
-            continue
+        if after.get("status") != "read" or event.action == "undo" or getattr(event, "group", "") in undone:
+            continue  # an undo that brings "read" back restores an earlier reading, it is not a new one
         day = _event_day(getattr(event, "time", ""), tz)
         if day is not None and first <= day <= today:
             seen[day].add(event.paper)
