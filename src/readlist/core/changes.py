@@ -29,6 +29,17 @@ def iso(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def parse_iso(time: object) -> datetime | None:
+    """The instant an ISO-8601 timestamp names (one without a zone is UTC, as `iso` writes); None if unreadable."""
+    if not isinstance(time, str) or not time:
+        return None
+    try:
+        moment = datetime.fromisoformat(time.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
 def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
     """Validate and normalise `starred`, `status`, `tags`, `note`, `title`. Raises ValueError or TypeError."""
     out: dict[str, Any] = {}

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
+from .changes import parse_iso
+
 RECENT = 5000
 STATS_DAYS = 32
 
@@ -32,11 +34,7 @@ def due(count: int, compacted: int) -> bool:
 
 @lru_cache(maxsize=4096)
 def _moment(time: str) -> datetime:
-    try:
-        moment = datetime.fromisoformat(time.replace("Z", "+00:00"))
-    except (ValueError, AttributeError):
-        return datetime.min.replace(tzinfo=UTC)
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return parse_iso(time) or datetime.min.replace(tzinfo=UTC)
 
 
 def plan(events: Mapping[str, dict], now: datetime) -> tuple[set[str], int]:

@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .annotation import Annotation, Event
+from .changes import parse_iso
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
@@ -92,13 +93,7 @@ def _show(value: Any) -> str:
 
 def _moment(time: str | None) -> datetime:
     """Comparable instant of an ISO-8601 string; missing or unreadable ones count as the oldest."""
-    if not time:
-        return _OLDEST
-    try:
-        moment = datetime.fromisoformat(time.replace("Z", "+00:00"))
-    except ValueError:
-        return _OLDEST
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+    return parse_iso(time) or _OLDEST
 
 
 def _event_key(event: Event) -> str:

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, tzinfo
+from datetime import date, timedelta, tzinfo
 from typing import Any
 
+from .changes import parse_iso
 from .paper import Paper
 
 DAYS = 30
@@ -49,20 +50,15 @@ class Stats:
 
 
 def _event_day(time: str, tz: tzinfo | None) -> date | None:
-    try:
-        moment = datetime.fromisoformat(time.replace("Z", "+00:00"))
-    except (TypeError, ValueError):
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=tz or datetime.now().astimezone().tzinfo)
-    return moment.astimezone(tz).date()
+    moment = parse_iso(time)
+    return None if moment is None else moment.astimezone(tz).date()
 
 
 def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinfo | None = None) -> tuple[int, ...]:
     """Distinct papers marked read on each of the last `days` days (oldest first).
 
-    An event counts when its `after` sets the status to read, unless it was undone or is itself an undo. Days are calendar days in `tz`
-    (default: the local time zone), so `today` should be given in the same zone.
+    An event counts when its `after` sets the status to read, unless it was undone or is itself an undo.
+    Days are calendar days in `tz` (default: the local time zone), so `today` should be given in the same zone.
     """
     first = today - timedelta(days=days - 1)
     events = list(events)
