@@ -291,3 +291,18 @@ def test_a_near_form_of_a_missing_word_ranks_a_partial_match_higher():
     assert positions.index(1) < positions.index(0)
     assert 2 in positions  # listed, though it holds no query word as such
     assert not result.spans(papers[2].plain)  # a near form is not highlighted as the word
+
+
+def test_plural_es_forms_meet_their_singular_in_words_and_phrases():
+    papers = make(
+        [
+            "We draw bounding boxes around objects and compare quantum approaches to search.",
+            "A {G}enerative models survey of KV caches.",
+        ]
+    )
+    index = SearchIndex.build(papers)
+    assert full(index, "box") == [0]
+    assert full(index, '"bounding box"') == [0]
+    assert full(index, '"quantum approach"') == [0]
+    assert full(index, '"generative models"') == [1]
+    assert full(index, "cache") == [1]

@@ -18,6 +18,7 @@ from pathlib import Path
 from .paper import Paper
 from .postings import IndexData, Postings, build_data
 from .search import SearchIndex
+from .tokens import TOKENS_VERSION
 
 FORMAT = 5
 MAGIC = b"readlist-search-index"
@@ -34,7 +35,7 @@ def default_dir() -> Path:
 
 def content_key(papers: Sequence[Paper]) -> str:
     """Names the papers' content: their ids (hashes of each paragraph) and where titles came from."""
-    digest = hashlib.blake2b(f"format {FORMAT}\n".encode(), digest_size=16)
+    digest = hashlib.blake2b(f"format {FORMAT} tokens {TOKENS_VERSION}\n".encode(), digest_size=16)
     for paper in papers:
         digest.update(f"{paper.id}{'t' if paper.file_title else ''}\n".encode())
     return digest.hexdigest()

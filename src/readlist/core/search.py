@@ -27,11 +27,6 @@ from .tokens import STOPWORDS, index_form, phrase_finder, stem
 __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
 
-def needs_folding(text: str) -> bool:
-    """Whether a text's index form differs from its lower case (LaTeX, accents, words split at a line end)."""
-    return not text.isascii() or "\\" in text or "- " in text
-
-
 K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
 MIN_PART = 3  # letters in each part of a compound word read as two words
@@ -205,7 +200,7 @@ class SearchIndex:
                 out.add(doc)
             elif not title_only:
                 text = paper.text  # a first sentence standing in for the title is part of it
-                if found(index_form(text) if needs_folding(text) else text.lower()):
+                if found(index_form(text)):
                     out.add(doc)
         return out
 

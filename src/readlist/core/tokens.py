@@ -69,12 +69,18 @@ def index_form(text: str) -> str:
     return fold(repair_hyphens(text))
 
 
+TOKENS_VERSION = 2  # part of the search index cache's key: bump when folding, splitting or stemming changes
+_SINGULAR_E = frozenset({"caches", "niches", "headaches", "avalanches", "psyches", "moustaches"})
+
+
 def stem(word: str) -> str:
-    """A light plural stemmer: networks -> network, studies -> study, classes -> classe."""
+    """A light plural stemmer: networks -> network, studies -> study, classes -> class, boxes -> box."""
     if len(word) < 4 or word[-1] != "s" or not word[-2].isalpha():
         return word
     if word.endswith("ies") and len(word) > 4 and word[-4] not in "ae":
         return word[:-3] + "y"
+    if word.endswith(("sses", "shes", "ches", "xes")) and len(word) > 4 and word not in _SINGULAR_E:
+        return word[:-2]
     if word.endswith(("ss", "us", "is", "ias")):
         return word
     return word[:-1]
