@@ -86,21 +86,11 @@ def stem(word: str) -> str:
     return word[:-1]
 
 
-def words(text: str) -> list[str]:
-    """Folded words of already folded text, in order."""
-    return WORD.findall(text)
-
-
 def split_words(folded: str) -> list[str]:
     """Words of folded text (the fast path for ASCII text)."""
     if folded.isascii():
         return folded.translate(_ASCII_SPACES).split()
     return WORD.findall(folded)
-
-
-def terms(text: str) -> list[str]:
-    """Index terms of raw text: folded, stemmed, no stopwords."""
-    return [stem(w) for w in WORD.findall(fold(text)) if w not in STOPWORDS]
 
 
 def word_spans(text: str) -> Iterator[tuple[int, int, str]]:
