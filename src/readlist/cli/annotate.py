@@ -15,12 +15,11 @@ from ..core.editor import editor_command
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
+from .papers import paper_line
 
 
 def _line(paper: Paper, ann: Annotation) -> str:
-    mark = "★" if ann.starred else " "
-    tags = "  " + " ".join("#" + tag for tag in ann.tags) if ann.tags else ""
-    return strip_control(f"#{paper.index}  {paper.id}  {mark} {ann.status:<7}  {ann.title or paper.title}{tags}")
+    return paper_line(f"#{paper.index}", paper, ann)
 
 
 def check_status(status: str) -> None:

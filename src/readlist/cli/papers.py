@@ -8,7 +8,7 @@ import click
 
 from ..core.annotation import STATUSES, Annotation
 from ..core.paper import Paper
-from ..core.text import strip_control
+from ..core.text import hashtags, strip_control
 from .context import Context, fail
 
 
@@ -32,8 +32,14 @@ def shown_title(paper: Paper, ann: Annotation) -> str:
     return strip_control(ann.title or paper.title)
 
 
-def _tags(ann: Annotation) -> str:
-    return "  " + " ".join("#" + strip_control(tag) for tag in ann.tags) if ann.tags else ""
+def paper_line(number: str, paper: Paper, ann: Annotation) -> str:
+    """One paper on one line: number, id, star, status, title, tags."""
+    mark = "★" if ann.starred else " "
+    return f"{number}  {paper.id}  {mark} {ann.status:<7}  {shown_title(paper, ann)}{tag_suffix(ann)}"
+
+
+def tag_suffix(ann: Annotation) -> str:
+    return "  " + hashtags(ann.tags) if ann.tags else ""
 
 
 def _keep(ann: Annotation, starred: bool, status: str | None, tags: tuple[str, ...]) -> bool:
@@ -63,7 +69,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
             _dump([{"id": a.id, "title": a.title, "snippet": a.snippet} | annotation_dict(a) for a in orphans])
             return
         for ann in orphans:
-            click.echo(f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {ann.label(80)}{_tags(ann)}")
+            click.echo(f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {ann.label(80)}{tag_suffix(ann)}")
         return
     annotations = store.all()
     rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
@@ -73,8 +79,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
         return
     width = len(str(len(ctx.paper_list.papers)))
     for paper, ann in rows:
-        mark = "★" if ann.starred else " "
-        click.echo(f"{paper.index:>{width}}  {paper.id}  {mark} {ann.status:<7}  {shown_title(paper, ann)}{_tags(ann)}")
+        click.echo(paper_line(f"{paper.index:>{width}}", paper, ann))
 
 
 @click.command("show")

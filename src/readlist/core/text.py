@@ -187,3 +187,8 @@ def fold(text: str) -> str:
     """Case- and accent-insensitive form for matching."""
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def hashtags(tags) -> str:
+    """Tags as shown everywhere: '#rl #theory', control characters removed."""
+    return " ".join("#" + strip_control(tag) for tag in tags)

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ..display import STATUS_MARKS, safe
+from ...core.text import hashtags
+from ..display import row_marks, safe
 
 
 def missing_text(orphans: Sequence) -> Text:
@@ -16,12 +17,12 @@ def missing_text(orphans: Sequence) -> Text:
     text.append(f"{len(orphans)} annotated paper(s) are no longer in this file. ", "bold")
     text.append("Their annotations are kept; `readlist export --format json` saves them.\n\n", "dim")
     for note in orphans:
-        mark, _ = STATUS_MARKS.get(note.status, STATUS_MARKS["unread"])
-        text.append("★" if note.starred else " ", "yellow")
+        star, mark, _ = row_marks(note.starred, note.status)
+        text.append(star, "yellow")
         text.append(f"{mark} {note.id}  ")
         text.append(safe(note.title or note.snippet or "(no text kept)")[:200])
         if note.tags:
-            text.append("  " + " ".join(f"#{safe(tag)}" for tag in note.tags), "cyan")
+            text.append("  " + hashtags(note.tags), "cyan")
         if note.note.strip():
             text.append("\n    note: ", "bold")
             text.append(safe(note.note)[:300])

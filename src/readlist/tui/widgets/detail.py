@@ -13,8 +13,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from ...core.paper import Paper
-from ...core.text import strip_control
-from ..display import STATUS_MARKS, safe
+from ...core.text import hashtags, strip_control
+from ..display import row_marks, safe
 from .detail_body import DetailBody
 from .paper_row import RowLook
 
@@ -30,13 +30,13 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> T
     text = Text()
     text.append(safe(look.title or paper.title), "bold")
     text.append("\n")
-    mark, _ = STATUS_MARKS.get(look.status, STATUS_MARKS["unread"])
+    _, mark, _ = row_marks(look.starred, look.status)
     text.append(f"#{paper.index} · {paper.id}", "dim")
     text.append("  ★ starred" if look.starred else "  ☆ not starred", "bold yellow" if look.starred else "dim")
     text.append(f"  {mark} {look.status}")
     if look.tags:
         text.append("  tags: ")
-        text.append(" ".join(f"#{safe(tag)}" for tag in look.tags), "cyan")
+        text.append(hashtags(look.tags), "cyan")
     text.append("\n\n")
     if note.strip():  # the user's own words first: they are what they come back for
         text.append("Note\n", "bold")

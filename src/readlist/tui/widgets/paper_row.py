@@ -9,6 +9,7 @@ from rich.style import Style
 from rich.text import Text
 
 from ...core.paper import Paper
+from ...core.text import hashtags
 from ..display import row_marks, safe
 
 Spans = Callable[[str], list[tuple[int, int]]]
@@ -31,7 +32,7 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
     text.append(status, style_of(status_class))
     text.append(" ")
     title = safe(look.title or paper.title)
-    tags = ("  " + " ".join(f"#{safe(tag)}" for tag in look.tags)) if look.tags else ""
+    tags = ("  " + hashtags(look.tags)) if look.tags else ""
     room = max(width - 4 - min(len(tags), width // 3), 8)
     shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
     title_text = Text(shown)
