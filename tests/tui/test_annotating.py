@@ -8,6 +8,7 @@ from pathlib import Path
 from readlist.core.store import Store
 from readlist.tui.screens.note import NoteScreen
 from readlist.tui.screens.tags import TagsScreen
+from readlist.tui.widgets.detail_body import DetailBody
 
 from .conftest import make_app, screen_text, settle
 
@@ -30,6 +31,21 @@ async def test_star_toggles_and_shows_in_row_header_and_store(app, tmp_path):
         await settle(pilot)
         assert not current(app)[1].starred
     assert not Store(tmp_path / "db.json").get(paper.id).starred
+
+
+async def test_a_change_to_the_shown_paper_keeps_the_detail_scrolled_where_it_was(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 20)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        body.scroll_to(y=4, animate=False, immediate=True)
+        await pilot.press("s", "2")
+        await settle(pilot)
+        assert current(app)[1].starred and current(app)[1].status == "reading"
+        assert body.scroll_offset.y == 4
+        await pilot.press("j")
+        await settle(pilot)
+        assert body.scroll_offset.y == 0  # another paper starts at its top
 
 
 async def test_status_keys(app, tmp_path):

@@ -45,6 +45,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self._pending_select: str | None = paper_id
         self.showing_missing = False
         self._stay_row: int | None = None
+        self._detail_position: int | None = -1  # the paper the detail pane shows (-1: none yet)
 
     def deliver(self, callback, *args) -> None:
         """Hand a worker thread's result to the UI; dropped when the app is closing meanwhile."""
@@ -119,16 +120,20 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             self.refresh_view()
 
     def show_detail(self) -> None:
+        """Show the paper under the cursor; the same paper again (its annotations changed) keeps its scroll
+        position and its related papers."""
         detail = self.query_one(DetailPane)
         position = self.query_one(PaperList).current
+        same, self._detail_position = position == self._detail_position, position
         if position is None:
             detail.show(None, RowLook(), empty_hint=self.empty_message())
             return
         paper = self.papers.papers[position]
         note = self.app.store.get(paper.id)
         spans = self._result.spans if self._result is not None and self.search_text.strip() else None
-        detail.show(paper, self.look(paper), note.note, spans)
-        self.load_related(position)
+        detail.show(paper, self.look(paper), note.note, spans, keep_scroll=same)
+        if not same:
+            self.load_related(position)
 
     def empty_message(self) -> str:
         if not self.papers.papers:

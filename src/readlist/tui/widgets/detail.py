@@ -75,10 +75,16 @@ class DetailPane(Vertical):
         yield RelatedList(id="detail-related")
 
     def show(
-        self, paper: Paper | None, look: RowLook, note: str = "", spans: Spans | None = None, empty_hint: str = ""
+        self,
+        paper: Paper | None,
+        look: RowLook,
+        note: str = "",
+        spans: Spans | None = None,
+        empty_hint: str = "",
+        keep_scroll: bool = False,
     ) -> None:
         body = self.query_one(DetailBody)
-        body.set_text(Text(empty_hint) if paper is None else paper_text(paper, look, note, spans))
+        body.set_text(Text(empty_hint) if paper is None else paper_text(paper, look, note, spans), keep_scroll)
 
     def show_related(self, positions: Sequence[int], labels: Sequence[str]) -> None:
         related = self.query_one(RelatedList)

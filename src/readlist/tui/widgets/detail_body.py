@@ -29,10 +29,11 @@ class DetailBody(ScrollView, can_focus=True):
     def plain(self) -> str:
         return self._text.plain
 
-    def set_text(self, text: Text) -> None:
+    def set_text(self, text: Text, keep_scroll: bool = False) -> None:
+        """Show `text` from its top, or where the reader was (`keep_scroll`: the same paper, redrawn)."""
         self._text = text
         self._rewrap(self.scrollable_content_region.width)
-        if self.scroll_offset.x or self.scroll_offset.y:  # even a scroll to where it is costs a layout pass
+        if not keep_scroll and (self.scroll_offset.x or self.scroll_offset.y):  # a scroll costs a layout pass
             self.scroll_to(0, 0, animate=False, immediate=True)
         self.refresh()
 
