@@ -207,3 +207,19 @@ def test_counts_cover_only_the_given_papers(db, papers):
     assert store.counts({papers[1].id}) == (0, 1, 1)
     store.toggle_star(papers[2])  # unstarred again: a document that no longer counts
     assert store.counts({paper.id for paper in papers}) == (1, 1, 1)
+
+
+def test_all_follows_every_change_from_this_and_other_processes(db, papers):
+    store = Store(db)
+    p0, p1 = papers[0], papers[1]
+    assert store.all() == {}
+    store.toggle_star(p0)
+    assert store.all()[p0.id].starred
+    listing = store.all()
+    listing.pop(p0.id)  # callers get their own copy
+    assert p0.id in store.all()
+    Store(db).set_status(p1, "read")  # another process
+    store.reload_if_changed()
+    assert store.all()[p1.id].status == "read"
+    store.undo()
+    assert store.all()[p1.id].status == "unread"

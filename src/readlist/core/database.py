@@ -75,6 +75,7 @@ class DatabaseFile:
         self._disk_version = SCHEMA_VERSION
         self._blocked: str | None = None  # an existing file we could not read: never write over it
         self._temps_checked = False
+        self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
         with self._lock:
             self._open()
 
@@ -119,6 +120,7 @@ class DatabaseFile:
 
     def _install(self, data: dict, version: int, sig: Any, lines: DocLines | None = None) -> None:
         self._storage.replace_data(data, sig, lines)
+        self.revision += 1
         self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._disk_version = version
         self._dirty = version < SCHEMA_VERSION
@@ -228,6 +230,7 @@ class DatabaseFile:
 
     def _apply(self, change: Change) -> None:
         annotations = self._db.table(ANNOTATIONS, cache_size=0)
+        self.revision += 1
         self._storage.deferred = True
         try:
             for old, new in change.renames:

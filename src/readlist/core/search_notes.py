@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from typing import Any
 
 from .matching import WordMatcher
@@ -21,6 +22,15 @@ class Annotated:
 
     @classmethod
     def of(cls, annotation: Any) -> Annotated:
+        """The searchable part of an annotation (an `Annotation`, or any object with its fields); the same
+        annotation is folded once, not on every query."""
+        try:
+            return _annotated(annotation)
+        except TypeError:  # not hashable
+            return cls._of(annotation)
+
+    @classmethod
+    def _of(cls, annotation: Any) -> Annotated:
         note = getattr(annotation, "note", "") or ""
         tags = tuple(fold(str(tag)) for tag in (getattr(annotation, "tags", ()) or ()))
         return cls(
@@ -30,9 +40,14 @@ class Annotated:
             tags=tags,
         )
 
-    @property
+    @cached_property
     def words(self) -> tuple[str, ...]:
         return self.note_words + tuple(word for tag in self.tags for word in split_words(tag))
+
+
+@lru_cache(maxsize=1 << 16)
+def _annotated(annotation: Any) -> Annotated:
+    return Annotated._of(annotation)
 
 
 def note_hits(annotated: Mapping[int, Annotated], matcher: WordMatcher, tags_too: bool = True) -> dict[int, float]:

@@ -50,6 +50,7 @@ class Store:
         self._lock = threading.RLock()
         self._paper_ids: frozenset[str] | None = None
         self._file = DatabaseFile(self.path, self._now, self._lock)
+        self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every annotation)
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
 
     @property
@@ -73,8 +74,12 @@ class Store:
             return Annotation(paper_id) if doc is None else Annotation.from_doc(doc)
 
     def all(self) -> dict[str, Annotation]:
+        """Every annotation by paper id. Built once per change (search asks on every keystroke)."""
         with self._lock:
-            return {pid: Annotation.from_doc(doc) for pid, doc in self._file.docs().items()}
+            revision = self._file.revision
+            if self._all is None or self._all[0] != revision:
+                self._all = (revision, {pid: Annotation.from_doc(doc) for pid, doc in self._file.docs().items()})
+            return dict(self._all[1])
 
     def counts(self, paper_ids: Container[str]) -> tuple[int, int, int]:
         """(read, reading, starred) over the annotations of these papers, read straight from the documents
