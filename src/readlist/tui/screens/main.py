@@ -127,6 +127,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         same, self._detail_position = position == self._detail_position, position
         if position is None:
             detail.show(None, RowLook(), empty_hint=self.empty_message())
+            detail.show_related([], [])  # nothing shown, nothing related
             return
         paper = self.papers.papers[position]
         note = self.app.store.get(paper.id)
