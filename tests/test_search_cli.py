@@ -64,3 +64,17 @@ def test_cache_round_trip_and_damage(tmp_path):
     again = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
     assert list(again.search("protein").positions) == [2]
     assert index_cache.load(files[0], "other key") is None
+
+
+def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):
+    runner = CliRunner()
+    runner.invoke(cli, [*env, "note", "#1", "--text", "kept"])
+    runner.invoke(cli, [*env, "star", "#2"])
+    runner.invoke(cli, [*env, "unstar", "#2"])  # an annotation with nothing set any more
+    gone = read_papers(tmp_path / "papers.txt").papers[:2]
+    (tmp_path / "papers.txt").write_text("Diffusion models for protein design.\n", encoding="utf-8")
+    result = runner.invoke(cli, [*env, "search", "is:missing"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.split() == [gone[0].id]
+    listed = runner.invoke(cli, [*env, "list", "--missing"])
+    assert gone[0].id in listed.stdout and gone[1].id not in listed.stdout

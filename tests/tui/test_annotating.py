@@ -7,7 +7,7 @@ from pathlib import Path
 
 from readlist.core.store import Store
 from readlist.tui.screens.note import NoteScreen
-from readlist.tui.screens.tags import TagsScreen
+from readlist.tui.screens.tags import TagsScreen, parse_tags
 from readlist.tui.widgets.detail_body import DetailBody
 
 from .conftest import make_app, screen_text, settle
@@ -149,6 +149,10 @@ async def test_tags_with_completion(app):
         await pilot.press(*"diff", "right", "enter")
         await settle(pilot)
         assert current(app)[1].tags == ("diffusion",)
+
+
+def test_typed_tags_are_normalised_like_the_store_does():
+    assert parse_tags("#rl, theory  RL ML ml") == ["rl", "theory", "ML"]
 
 
 async def test_tags_that_do_not_fit_the_row_end_with_an_ellipsis(app):

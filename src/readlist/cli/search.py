@@ -37,7 +37,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     if result.error:
         fail(f"search: {result.error}")
     if result.missing:
-        orphans = sorted(pid for pid in annotations if pid not in ctx.paper_list.by_id)
+        orphans = sorted(ann.id for ann in ctx.store.orphans())
         for pid in orphans:
             click.echo(pid)
         raise SystemExit(0 if orphans else 1)

@@ -16,13 +16,7 @@ class ActionCommands(Provider):
     """The same actions as the keys, found by name."""
 
     def _main(self):
-        from .screens.main import MainScreen
-
-        screen = self.app.screen_stack[0] if self.app.screen_stack else None
-        for candidate in reversed(self.app.screen_stack):
-            if isinstance(candidate, MainScreen):
-                return candidate
-        return screen
+        return self.app.main_screen
 
     async def discover(self) -> Hits:
         main = self._main()

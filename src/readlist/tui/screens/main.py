@@ -201,7 +201,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         paper_list.set_view(positions, spans, full_matches, keep=keep, fallback_row=self._stay_row or 0)
         self._stay_row = None
         empty = self.query_one("#empty", Static)
-        empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
+        if not positions:  # an update costs a layout pass: only when the message shows
+            empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
         empty.display = not positions
         paper_list.display = bool(positions)
         self.refresh_header()  # the detail pane follows the list's cursor (follow_cursor)

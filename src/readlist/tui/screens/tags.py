@@ -10,16 +10,13 @@ from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
+from ...core.annotation import normalize_tags
 from ..display import paper_heading, safe
 
 
 def parse_tags(value: str) -> list[str]:
-    tags: list[str] = []
-    for raw in value.replace(",", " ").split():
-        tag = raw.lstrip("#").strip()
-        if tag and tag not in tags:
-            tags.append(tag)
-    return tags
+    """'#rl, theory RL' -> ['rl', 'theory']: the store's own normalisation (case-blind duplicates dropped)."""
+    return list(normalize_tags(raw.lstrip("#") for raw in value.replace(",", " ").split()))
 
 
 class LastWordSuggester(Suggester):

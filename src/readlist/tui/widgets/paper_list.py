@@ -107,7 +107,7 @@ class PaperList(ScrollView, can_focus=True):
             row = position - self.positions.start if position in self.positions else None
         else:
             try:
-                row = list(self.positions).index(position) if len(self.positions) < 2_000_000 else None
+                row = self.positions.index(position)
             except ValueError:
                 row = None
         if row is not None and self.full_matches is not None and row >= self.full_matches:
