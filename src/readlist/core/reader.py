@@ -42,9 +42,7 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
                 f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}); "
                 "try --encoding NAME, e.g. --encoding latin-1"
             ) from None
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+    return text  # a byte-order mark goes in parse_text
 
 
 def read_bytes(path: Path) -> bytes:
@@ -120,15 +118,15 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
         paragraphs = paragraphs[1:]
         if not paragraphs:
             raise ReadError(f"{source}: has only a header line ({name!r}) and no papers")
-    multi = [lines for lines in paragraphs if len(lines) >= 2]
-    titled = sum(1 for lines in multi if looks_like_title(lines))
-    has_titles = bool(multi) and titled >= 0.6 * len(multi) and len(multi) >= 0.5 * len(paragraphs)
+    looks = [len(lines) >= 2 and looks_like_title(lines) for lines in paragraphs]
+    multi = sum(len(lines) >= 2 for lines in paragraphs)
+    has_titles = bool(multi) and sum(looks) >= 0.6 * multi and multi >= 0.5 * len(paragraphs)
     papers: list[Paper] = []
     seen: set[str] = set()
     duplicates = 0
-    for lines in paragraphs:
+    for lines, titled in zip(paragraphs, looks, strict=True):
         title = None
-        if has_titles and looks_like_title(lines):
+        if has_titles and titled:
             title, body = lines[0], lines[1:]
         else:
             body = lines
