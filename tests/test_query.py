@@ -63,3 +63,9 @@ def test_latex_in_the_query_becomes_unicode():
 def test_blank_and_empty_parts():
     assert parse("   ").blank
     assert parse('"" title: -').terms == (Term("word", "-", prefix=True),)
+
+
+@pytest.mark.parametrize("query", ["is:missing graphs", "-is:missing", "is:missing is:starred"])
+def test_is_missing_cannot_be_combined(query):
+    with pytest.raises(QueryError, match="is:missing stands alone"):
+        parse(query)

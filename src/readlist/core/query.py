@@ -50,7 +50,7 @@ def _flag_error(value: str) -> QueryError:
 
 
 def parse(text: str) -> Query:
-    """Parse a query. Raises QueryError for an unclosed quote or an unknown is: value."""
+    """Parse a query. Raises QueryError for an unclosed quote, an unknown is: value, or is:missing with more."""
     source = text
     if "\\" in text or "$" in text:
         text = latex_to_text(text)  # `$\epsilon$` searches like ε
@@ -92,4 +92,8 @@ def parse(text: str) -> Query:
             continue
         kind = field or ("phrase" if quoted else "word")
         terms.append(Term(kind, value, negated, quoted, typing and not negated))
+    missing = [t for t in terms if t.kind == "is" and t.value == "missing"]
+    if missing and (len(terms) > 1 or missing[0].negated):
+        # missing papers are annotations without a paper: there is nothing else to match them against
+        raise QueryError("is:missing stands alone (no other words or filters, no minus)")
     return Query(source, tuple(terms))
