@@ -68,7 +68,7 @@ class AnnotatingMixin:
 
     async def _save_note(self, paper, current: str, text: str) -> None:
         """The one way a note edited in the modal or in $EDITOR is stored."""
-        if text != current and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
+        if text.rstrip() != current and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
             self.refresh_all()
             self.notify("Note saved", timeout=1.5)
 
