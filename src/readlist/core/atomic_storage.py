@@ -47,25 +47,42 @@ def temp_prefix(path: Path) -> str:
     return f".{path.name}."
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace `path` with `data` (mode 0600) so that a crash leaves either the old or the new file."""
+def atomic_write_bytes(
+    path: Path, data: bytes, *, mode: int = FILE_MODE, overwrite: bool = True, make_dir: bool = True
+) -> None:
+    """Write `path` so that a crash leaves either the old file or the new one, never half of it.
+
+    Without `overwrite`, FileExistsError is raised if the file exists, also when it appears while writing.
+    """
     directory = path.parent
-    ensure_dir(directory)
+    if make_dir:
+        ensure_dir(directory)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(path), suffix=TEMP_SUFFIX)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
+        os.chmod(tmp, mode)
+        if overwrite:
+            os.replace(tmp, path)
+        else:
+            _publish_new(tmp, path)
+    finally:
+        if os.path.lexists(tmp):
             os.unlink(tmp)
-        except OSError:
-            pass
-        raise
     fsync_dir(directory)
+
+
+def _publish_new(tmp: str, path: Path) -> None:
+    try:
+        os.link(tmp, path)  # fails if the file appeared meanwhile
+    except FileExistsError:
+        raise
+    except OSError:
+        if os.path.lexists(path):
+            raise FileExistsError(path) from None
+        os.replace(tmp, path)  # file systems without hard links
 
 
 def fsync_dir(directory: Path) -> None:

@@ -8,12 +8,11 @@ import io
 import json
 import os
 import re
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .atomic_storage import fsync_dir
+from .atomic_storage import atomic_write_bytes
 from .paper import Paper
 from .search import QueryError, SearchIndex
 from .text import strip_control
@@ -197,29 +196,10 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
-    directory = target.parent
-    fd, tmp_name = tempfile.mkstemp(dir=directory, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp_name, 0o666 & ~umask)
-        if force:
-            os.replace(tmp_name, target)
-        else:
-            try:
-                os.link(tmp_name, target)  # fails if the target appeared meanwhile
-            except FileExistsError:
-                raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
-            except OSError:
-                if os.path.lexists(target):
-                    raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
-                os.replace(tmp_name, target)  # file systems without hard links
-    finally:
-        if os.path.exists(tmp_name):
-            os.unlink(tmp_name)
-    fsync_dir(directory)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:  # an export is the user's file: usual permissions, and no directories made up for it
+        atomic_write_bytes(target, text.encode("utf-8"), mode=0o666 & ~umask, overwrite=force, make_dir=False)
+    except FileExistsError:
+        raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
     return target
