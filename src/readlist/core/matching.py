@@ -63,7 +63,7 @@ class WordMatcher:
         if self.typos and abs(len(term) - len(self.stem)) <= self.typos:
             distance = OSA.distance(self.stem, term, score_cutoff=self.typos)
             if distance <= self.typos:
-                return ONE_TYPO if distance == 1 else TWO_TYPOS
+                return typo_weight(distance)
         return 0.0
 
     def expand(self, terms: Sequence[str], by_length: dict[int, list[str]], df) -> dict[str, float]:

@@ -94,6 +94,10 @@ class SearchIndex:
         tid = self.term_ids.get(term)
         if tid is None:
             return 0
+        return self.tid_df(tid)
+
+    def tid_df(self, tid: int) -> int:
+        """Papers holding term `tid`, in the abstract or the title (a title word need not be in the abstract)."""
         return max(self.data.body.count(tid), self.data.title.count(tid))
 
     def idf(self, df: int) -> float:
@@ -110,8 +114,7 @@ class SearchIndex:
         if not variants:
             return self.idf(0)
         top = max(variants.values())
-        body, title = self.data.body, self.data.title
-        df = max(max(body.count(tid), title.count(tid)) for tid, alpha in variants.items() if alpha == top)
+        df = max(self.tid_df(tid) for tid, alpha in variants.items() if alpha == top)
         return self.idf(df)
 
     def docs(self, variants: Mapping[int, float], title_only: bool = False) -> set[int]:
@@ -144,7 +147,7 @@ class SearchIndex:
             budget -= body.count(tid)
             if budget < 0 and alpha == PREFIX:
                 continue
-            idf = self.idf(max(body.count(tid), title.count(tid)))
+            idf = self.idf(self.tid_df(tid))
             weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
             if not title_only:
