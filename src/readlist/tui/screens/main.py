@@ -94,8 +94,9 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self.refresh_header()
 
     # -- data shown ---------------------------------------------------------------------------
-    def look(self, paper) -> RowLook:
-        note = self.app.store.get(paper.id)
+    def look(self, paper, note=None) -> RowLook:
+        """What a row shows besides the title; `note` when the caller already holds the annotation."""
+        note = note or self.app.store.get(paper.id)
         return RowLook(note.starred, note.status, note.tags, note.title)
 
     def counts(self) -> Counts:
@@ -132,7 +133,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         paper = self.papers.papers[position]
         note = self.app.store.get(paper.id)
         spans = self._result.spans if self._result is not None and self.search_text.strip() else None
-        detail.show(paper, self.look(paper), note.note, spans, keep_scroll=same)
+        detail.show(paper, self.look(paper, note), note.note, spans, keep_scroll=same)
         if not same:
             self.load_related(position)
 
