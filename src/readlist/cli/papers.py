@@ -6,7 +6,7 @@ import json
 
 import click
 
-from ..core.annotation import STATUSES, Annotation
+from ..core.annotation import STATUSES, Annotation, title_of
 from ..core.paper import Paper
 from ..core.text import hashtags, strip_control
 from .context import Context, fail
@@ -29,7 +29,7 @@ def paper_dict(paper: Paper, ann: Annotation) -> dict:
 
 
 def shown_title(paper: Paper, ann: Annotation) -> str:
-    return strip_control(ann.title or paper.title)
+    return strip_control(title_of(paper, ann))
 
 
 def paper_line(number: str, paper: Paper, ann: Annotation) -> str:

@@ -117,3 +117,8 @@ def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
 def snippet_of(text: str) -> str:
     """The first ~300 normalised characters of an abstract, kept to find the paper again if its id changes."""
     return normalize_ws(strip_control(text))[:SNIPPET_CHARS]
+
+
+def title_of(paper: Any, note: Any) -> str:
+    """The user's title for the paper when they set one, else the file's or the derived one."""
+    return getattr(note, "title", None) or paper.title

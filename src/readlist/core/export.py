@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .annotation import title_of
 from .atomic_storage import atomic_write_bytes
 from .paper import Paper
 from .search import QueryError, SearchIndex
@@ -64,11 +65,6 @@ def select(
     if query is not None and query.strip():
         return [papers[position] for position in sorted(search_positions(papers, annotations, query, index))]
     return [paper for paper in papers if is_annotated(annotations.get(paper.id))]
-
-
-def title_of(paper: Paper, note: Any) -> str:
-    """The user's title for the paper when they set one, else the file's or the derived one."""
-    return getattr(note, "title", None) or paper.title
 
 
 def _fields(paper: Paper, note: Any) -> dict[str, Any]:
