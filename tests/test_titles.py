@@ -341,3 +341,10 @@ def test_first_is_dropped_only_where_it_is_a_claim():
 )
 def test_articles_follow_the_sound_of_the_next_word(text, fixed):
     assert fix_articles(text) == fixed
+
+
+def test_a_title_starting_with_a_greek_letter_keeps_it_lower_case():
+    text = r"We analyse $\epsilon$-greedy policies in reinforcement learning with function approximation."
+    title = derive_title(to_plain(text))
+    assert title.startswith("ε-greedy policies"), title
+    assert derive_title("über-fast sorting of long lists is studied in this paper.").startswith("Über")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from . import title_rules as rules
 
@@ -39,4 +40,7 @@ def _an_article(match: re.Match[str]) -> str:
 
 
 def capital(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    """The first letter in upper case, unless it is a symbol: "ε-greedy" stays as written, not "Ε-greedy"."""
+    if text[:1].isascii() or unicodedata.name(text[0], "").startswith("LATIN"):
+        return text[:1].upper() + text[1:]
+    return text

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .title_clauses import capital
+
 # Nouns that only say "this is a contribution": dropped before the verb that says what it does.
 GENERIC_NOUNS = (
     "framework|approach|method|methodology|technique|paradigm|strategy|mechanism|scheme|solution|pipeline|"
@@ -110,4 +112,4 @@ def drop_article(gist: str) -> str:
     match = LEADING_ARTICLE.match(gist) or FIRST_AFTER_NAME.match(gist)
     if match:
         gist = gist[match.end() :]
-    return gist[:1].upper() + gist[1:]
+    return capital(gist)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from . import title_acronyms as acronyms
+from .title_clauses import capital
 
 MIN_USES = 2  # the definition and at least one use after it
 MAX_WORDS = 5
@@ -59,7 +60,7 @@ def with_topic(text: str, claim: str) -> tuple[str, str]:
         return "", claim
     if claim.startswith(("The ", "A ", "An ")):
         claim = claim[:1].lower() + claim[1:]  # "Topic: the effect of ...", but "Topic: Large Language Models ..."
-    return long[:1].upper() + long[1:] + ": ", claim
+    return capital(long) + ": ", claim
 
 
 def with_setting(text: str, title: str, gist: str, limit: int) -> str:
