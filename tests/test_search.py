@@ -116,12 +116,55 @@ def test_excluded_word_and_phrase(index):
     assert full(index, 'diffusion -"protein design"') == [5]
 
 
-def test_title_field_uses_the_title_only(index):
-    # Without title lines in the file, a paper's title words are those of its first sentence.
+def test_title_field_matches_the_title_the_list_shows(index, papers):
+    # Without title lines in the file, title: looks at the derived title, as shown in the list.
+    assert papers[0].title == "Message passing on large graphs"
     assert full(index, "title:graph") == [0]
     assert full(index, "title:regret") == []
     assert full(index, "regret") == [2]
-    assert full(index, 'title:"message passing"') == [7]
+    assert sorted(full(index, 'title:"message passing"')) == [0, 7]
+    assert full(index, 'title:"large graphs"') == [0]
+    assert full(index, "title:representations") == []  # in the abstract, not in the title
+    assert full(index, "diffusion -title:design") == [5]
+
+
+def test_title_field_finds_a_name_the_abstract_introduces_late():
+    texts = [
+        "Large language models can be poisoned through their training data. We introduce PoisonBench, "
+        "a benchmark for evaluating the susceptibility of language models to data poisoning.",
+        "Benchmarks for data poisoning are rare. PoisonBench is mentioned here but this paper studies "
+        "vision models and their robustness to label noise, which matters in practice.",
+    ]
+    papers = make(texts)
+    assert papers[0].title.startswith("PoisonBench")
+    assert not papers[1].title.startswith("PoisonBench")
+    index = SearchIndex.build(papers)
+    assert full(index, "title:poisonbench") == [0]
+    assert full(index, "title:poisonbnech") == [0]  # a typo too
+    assert sorted(full(index, "poisonbench")) == [0, 1]
+
+
+def test_title_field_matches_a_word_form_only_the_derived_title_has():
+    text = "We present RoboX, a planner that exploits the partial knowledge of the dynamics of robots."
+    papers = make([text, "A survey of robots and planners."])
+    assert "exploiting" in papers[0].title
+    index = SearchIndex.build(papers)
+    assert full(index, "title:exploiting") == [0]
+    assert full(index, 'title:"exploiting the partial knowledge"') == [0]
+
+
+def test_the_users_own_title_is_searched_and_replaces_the_shown_one(index, papers):
+    @dataclass
+    class Titled(Note):
+        title: str | None = None
+
+    notes = {papers[4].id: Titled(title="Coffee shop recommender (read for the lab meeting)")}
+    assert full(index, "recommender lab", annotations=notes) == [4]
+    assert full(index, "title:recommender", annotations=notes) == [4]
+    assert full(index, 'title:"lab meeting"', annotations=notes) == [4]
+    assert full(index, "title:cafe", annotations=notes) == []  # the derived title is no longer shown
+    assert full(index, "title:cafe") == [4]
+    assert full(index, "note:recommender", annotations=notes) == []
 
 
 def test_id_prefix(index, papers):

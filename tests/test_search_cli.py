@@ -78,3 +78,50 @@ def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):
     assert result.stdout.split() == [gone[0].id]
     listed = runner.invoke(cli, [*env, "list", "--missing"])
     assert gone[0].id in listed.stdout and gone[1].id not in listed.stdout
+
+
+def test_title_search_and_list_use_the_derived_titles_cached_on_disk(tmp_path, monkeypatch):
+    from readlist.core import titles
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    papers = tmp_path / "papers.txt"
+    papers.write_text(
+        "Reasoning over tables is hard for language models. We introduce TableBench, a benchmark of table "
+        "questions with verified answers.\n\nDiffusion models for protein design.\n",
+        encoding="utf-8",
+    )
+    env = ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    result = CliRunner().invoke(cli, [*env, "search", "title:tablebench"])
+    assert result.exit_code == 0, result.output
+    assert result.output.split()[:2] == ["1", "1"]
+    assert CliRunner().invoke(cli, [*env, "search", "title:hard"]).exit_code == 1  # no match
+    listed = CliRunner().invoke(cli, [*env, "list"]).output
+
+    def fail(plain):
+        raise AssertionError("derived again")
+
+    monkeypatch.setattr(titles, "derive_title", fail)
+    again = CliRunner().invoke(cli, [*env, "list"])
+    assert again.exit_code == 0 and again.output == listed
+    assert "TableBench: " in listed
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["-images", "diffusion"],
+        ["-images diffusion"],
+        ["diffusion", "-images", "-n", "5"],
+        ["-n5", "-images", "diffusion"],
+    ],
+)
+def test_a_query_may_start_with_an_excluded_word(env, args):
+    result = CliRunner().invoke(cli, [*env, "search", *args])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[1] for line in result.output.splitlines()] == ["3"]
+
+
+def test_options_still_work_around_the_query(env):
+    result = CliRunner().invoke(cli, [*env, "search", "--limit=1", "diffusion", "--json"])
+    assert [row["index"] for row in json.loads(result.output)] == [3]  # the shorter abstract ranks first
+    assert CliRunner().invoke(cli, [*env, "search", "-n"]).exit_code == 2

@@ -267,3 +267,25 @@ async def test_keys_typed_right_after_slash_go_to_the_search_bar(app):
         assert not any(note.starred for note in app.store.all().values())  # `s` was typed, not run
         await pilot.press("slash", "x")  # in the bar, `/` is just a character
         assert app.main_screen.query_one(SearchBar).value == "pst/x"
+
+
+async def test_title_search_looks_at_the_titles_the_list_shows(tmp_path):
+    text = (
+        "Reasoning over tables is hard for language models. We introduce TableBench, a benchmark of "
+        "table questions with verified answers.\n\n"
+        "Graph neural networks suffer from over-squashing. We study curvature rewiring as a remedy.\n"
+    )
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.main_screen.paper_list.row_count == 2
+        assert "TableBench: " in screen_text(app)  # the derived title leads with the name
+        await pilot.press("slash", *"title:tablebench")
+        await settle(pilot)
+        assert app.main_screen.matches == 1
+        assert app.main_screen.current_paper.text.startswith("Reasoning over tables")
+        await pilot.press(*["backspace"] * len("tablebench"), *"hard")
+        await settle(pilot)
+        assert app.main_screen.matches == 0  # in the abstract's first sentence, not in its title
+    # every derived title was cached on disk for the next start
+    assert list((tmp_path / "home" / ".cache" / "readlist" / "titles").glob("*.json"))

@@ -9,6 +9,7 @@ import click
 from ..core.annotation import STATUSES, Annotation, title_of
 from ..core.paper import Paper
 from ..core.text import hashtags, strip_control
+from ..core.title_cache import derive_all
 from .context import Context, fail
 
 
@@ -72,6 +73,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
             click.echo(f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {ann.label(80)}{tag_suffix(ann)}")
         return
     annotations = store.all()
+    derive_all(ctx.paper_list.papers)  # every title is printed: read them from the cache, or derive and cache them
     rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
     rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
     if as_json:

@@ -14,7 +14,9 @@ from ..core.related import RelatedIndex
 from ..core.search import QueryError
 from ..core.stats import Stats, compute_stats, progress_bar
 from ..core.text import strip_control
+from ..core.title_cache import derive_all
 from .context import Context, fail
+from .search import titles_for
 
 BAR_WIDTH = 30
 _SPARKS = " ▁▂▃▄▅▆▇█"
@@ -91,6 +93,9 @@ def export_command(
         from ..core.index_cache import load_or_build
 
         index = load_or_build(papers)
+    if everything:
+        derive_all(papers)
+    titles_for(papers, query)
     try:
         chosen = select(papers, annotations, query, everything=everything, index=index)
     except QueryError as exc:

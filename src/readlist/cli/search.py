@@ -10,6 +10,14 @@ from ..core.text import strip_control
 from .context import Context, fail
 
 
+def titles_for(papers, query: str | None) -> None:
+    """A `title:` search looks at every derived title: derive them all once (they are cached on disk)."""
+    if query and "title:" in query.lower():
+        from ..core.title_cache import derive_all
+
+        derive_all(papers)
+
+
 def _annotations(ctx: Context) -> dict:
     """The user's annotations, when there is a database (searching never creates one)."""
     if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
@@ -17,7 +25,34 @@ def _annotations(ctx: Context) -> dict:
     return ctx.store.all()
 
 
-@click.command("search", context_settings={"ignore_unknown_options": True})
+class QueryCommand(click.Command):
+    """Only the command's own options are options: "-word" anywhere, even first, excludes a word."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        valued = {name for param in self.params if not getattr(param, "is_flag", True) for name in param.opts}
+        flags = {name for param in self.params if getattr(param, "is_flag", False) for name in param.opts}
+        options, words = [], []
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                words.extend(rest)
+            elif arg in valued:
+                options += [arg, next(rest, "")]
+            elif arg in flags or arg in self.get_help_option_names(ctx) or self._joined_value(arg, valued):
+                options.append(arg)
+            else:
+                words.append(arg)
+        return super().parse_args(ctx, [*options, "--", *words] if words else options)
+
+    @staticmethod
+    def _joined_value(arg: str, valued: set[str]) -> bool:
+        """ "--limit=5" or "-n5"."""
+        return any(arg.startswith(name + "=") for name in valued if name.startswith("--")) or any(
+            arg.startswith(name) and arg[len(name) :].isdigit() for name in valued if not name.startswith("--")
+        )
+
+
+@click.command("search", cls=QueryCommand)
 @click.argument("query", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.option("--limit", "-n", type=click.IntRange(min=0), default=20, show_default=True, help="Results (0: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array, best first.")
@@ -33,6 +68,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     text = " ".join(query)
     papers = ctx.paper_list.papers
     annotations = _annotations(ctx)
+    titles_for(papers, text)
     result = load_or_build(papers).search(text, annotations, limit or None)
     if result.error:
         fail(f"search: {result.error}")

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import threading
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
+from .cache_files import cache_dir, prune, write_atomic
 from .paper import Paper
 from .postings import IndexData, Postings, build_data
 from .search import SearchIndex
@@ -28,9 +27,7 @@ _SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("titl
 
 
 def default_dir() -> Path:
-    from platformdirs import user_cache_path
-
-    return user_cache_path("readlist") / "search"
+    return cache_dir("search")
 
 
 def content_key(papers: Sequence[Paper]) -> str:
@@ -57,18 +54,8 @@ def save(data: IndexData, key: str, path: Path) -> None:
     arrays = _arrays(data)
     header = {"format": FORMAT, "key": key, "terms": len(terms), "count": len(data.terms)}
     header.update({name: len(arrays[name]) for name, _ in _SECTIONS})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(MAGIC + b" " + json.dumps(header).encode() + b"\n")
-            out.write(terms)
-            for name, _ in _SECTIONS:
-                arrays[name].tofile(out)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    head = MAGIC + b" " + json.dumps(header).encode() + b"\n"
+    write_atomic(path, [head, terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)])
 
 
 def load(path: Path, key: str) -> IndexData | None:
@@ -111,15 +98,6 @@ def _consistent(data: IndexData) -> bool:
     return len(data.body.tfs or ()) == len(data.body.docs) and list(data.terms) == sorted(data.terms)
 
 
-def _prune(directory: Path) -> None:
-    try:
-        files = sorted(directory.glob("*.idx"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in files[KEEP:]:
-            old.unlink(missing_ok=True)
-    except OSError:
-        pass
-
-
 def load_or_build(
     papers: Sequence[Paper], cache_dir: Path | None = None, cancelled: threading.Event | None = None
 ) -> SearchIndex:
@@ -134,7 +112,7 @@ def load_or_build(
     data = build_data(papers, cancelled)
     try:
         save(data, key, path)
-        _prune(directory)
+        prune(directory, "*.idx", KEEP)
     except OSError:
         pass  # a read-only or full cache directory only costs the next run a rebuild
     return SearchIndex(papers, data)

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .matching import EXACT, PREFIX, WordMatcher
+from .matching import EXACT, FAINT, PREFIX, WordMatcher
 from .paper import Paper
 from .postings import BuildCancelled, IndexData, build_data, title_source
 from .query import QueryError, parse
 from .search_eval import Evaluation, evaluate
-from .tokens import STOPWORDS, index_form, phrase_finder, stem
+from .tokens import STOPWORDS, index_form, phrase_finder, split_words, stem
 
 __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
@@ -74,6 +74,7 @@ class SearchIndex:
         average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
         self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
         self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
+        self._shown: dict[int, tuple[str, frozenset[str]]] = {}  # position -> its title folded, and its stems
 
     @classmethod
     def build(cls, papers: Sequence[Paper], cancelled: threading.Event | None = None) -> SearchIndex:
@@ -83,6 +84,11 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self.papers)
+
+    @cached_property
+    def file_titles(self) -> bool:
+        """Whether the papers' titles come from the file (a file has title lines for all or none)."""
+        return any(paper.file_title for paper in self.papers)
 
     @cached_property
     def everything(self) -> frozenset[int]:
@@ -117,13 +123,50 @@ class SearchIndex:
         df = max(self.tid_df(tid) for tid, alpha in variants.items() if alpha == top)
         return self.idf(df)
 
-    def docs(self, variants: Mapping[int, float], title_only: bool = False) -> set[int]:
+    def docs(
+        self, variants: Mapping[int, float], title_only: bool = False, matcher: WordMatcher | None = None
+    ) -> set[int]:
+        """Papers holding one of the terms; with `title_only`, in the title shown (see `title_docs`)."""
+        if title_only:
+            return self.title_docs(variants, matcher)
         body, title = self.data.body, self.data.title
         out: set[int] = set()
         for tid in variants:
-            if not title_only:
-                out.update(body.docs_of(tid))
+            out.update(body.docs_of(tid))
             out.update(title.docs_of(tid))
+        return out
+
+    def shown_title(self, position: int) -> tuple[str, frozenset[str]]:
+        """A paper's title as the list shows it (the file's title line, else the derived title), folded
+        for matching, and its word stems; derived once per paper."""
+        shown = self._shown.get(position)
+        if shown is None:
+            folded = index_form(self.papers[position].title)
+            stems = frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
+            shown = self._shown[position] = (folded, stems)
+        return shown
+
+    def title_docs(self, variants: Mapping[int, float], matcher: WordMatcher | None = None) -> set[int]:
+        """Papers whose title as shown holds one of the terms. A derived title is made of the abstract's
+        words, in these or other forms ("exploiting" for "exploits"), so its candidates are the papers
+        whose abstract holds the terms; `matcher` judges forms the index does not hold."""
+        body, title, papers, terms = self.data.body, self.data.title, self.papers, self.data.terms
+        wanted = {terms[tid]: weight for tid, weight in variants.items()}
+        out: set[int] = set()
+        pool: set[int] = set()
+        for tid in variants:
+            out.update(doc for doc in title.docs_of(tid) if papers[doc].file_title)
+            pool.update(body.docs_of(tid))
+        for doc in pool.difference(out):
+            if papers[doc].file_title:
+                continue
+            for term in self.shown_title(doc)[1]:
+                weight = wanted.get(term)
+                if weight is None and matcher is not None and term not in self.term_ids:
+                    weight = matcher.weight(term)
+                if weight and weight > FAINT:
+                    out.add(doc)
+                    break
         return out
 
     def score_into(
@@ -150,7 +193,7 @@ class SearchIndex:
             idf = self.idf(self.tid_df(tid))
             weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
-            if not title_only:
+            if not title_only or not self.file_titles:  # a derived title's paper is scored by its abstract
                 docs, tfs = body.docs_of(tid), body.tfs_of(tid)
                 if len(candidates) * 8 < len(docs):
                     size = len(docs)
@@ -164,6 +207,8 @@ class SearchIndex:
                         if doc in candidates:
                             local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
             titled, untitled = weight * TITLE_BOOST, weight * SENTENCE_BOOST
+            if title_only and not self.file_titles:
+                untitled = 0.0
             for doc in candidates.intersection(title.docs_of(tid)):
                 local[doc] = local.get(doc, 0.0) + (titled if papers[doc].file_title else untitled)
             for doc, score in local.items():
@@ -185,13 +230,16 @@ class SearchIndex:
         return out
 
     def phrase_docs(self, words: list[str], title_only: bool, most: int | None = None) -> set[int]:
-        """Papers whose title (or abstract) has these folded words in a row (plurals allowed)."""
+        """Papers whose title as shown (or abstract) has these folded words in a row (plurals allowed)."""
         keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
+        if title_only and not self.file_titles:
+            keys = [key for key in keys if key is not None]  # a derived title may hold a form no abstract has
         if not keys or None in keys:
             return set()
         pool: set[int] | None = None
-        for tid in sorted(keys, key=self.data.title.count if title_only else self.data.body.count):
-            found = self.docs({tid: EXACT}, title_only)
+        body, title = self.data.body, self.data.title
+        for tid in sorted(keys, key=title.count if title_only and self.file_titles else body.count):
+            found = set(title.docs_of(tid)) if title_only and self.file_titles else self.docs({tid: EXACT})
             pool = found if pool is None else pool & found
         if most is not None and len(pool or ()) > most:
             return set()
@@ -199,12 +247,13 @@ class SearchIndex:
         out = set()
         for doc in pool or ():
             paper = self.papers[doc]
-            if (title_only or paper.file_title) and found(title_source(paper)):
+            if paper.file_title and found(title_source(paper)):
                 out.add(doc)
-            elif not title_only:
-                text = paper.text  # a first sentence standing in for the title is part of it
-                if found(index_form(text)):
+            elif title_only:
+                if not paper.file_title and found(self.shown_title(doc)[0]):
                     out.add(doc)
+            elif found(index_form(paper.text)):  # a first sentence standing in for the title is part of it
+                out.add(doc)
         return out
 
     # -- searching ------------------------------------------------------------------------

@@ -48,13 +48,16 @@ class Evaluation:
             if term.negated:
                 exact = matcher.exact
                 variants = index.expand(exact)
-                self.excluded |= index.docs(variants, title_only)
-                if not title_only:
-                    self.excluded |= set(note_hits(self.annotated, exact))
+                found = index.docs(variants, title_only, exact)
+                if title_only:
+                    found = self._own_titles(found)
+                self.excluded |= found | set(note_hits(self.annotated, exact, title_only=title_only))
                 continue
             variants = index.expand(matcher)
-            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only)
-            hits = {} if title_only else note_hits(self.annotated, matcher)
+            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only, matcher)
+            if title_only:
+                docs = self._own_titles(docs)
+            hits = note_hits(self.annotated, matcher, title_only=title_only)
             if not title_only:
                 for parts in index.compounds(matcher.word):
                     for doc in index.phrase_docs(list(parts), False, COMPOUND_POOL):
@@ -71,6 +74,10 @@ class Evaluation:
                 self.free.append((matcher, scoring))
             self.scoring.append(scoring)
             self.marks.words.append(matcher)
+
+    def _own_titles(self, docs: set[int]) -> set[int]:
+        """Papers the user gave a title of their own are judged by it, not by the one it replaces."""
+        return {doc for doc in docs if doc not in self.annotated or not self.annotated[doc].title_words}
 
     def join_neighbours(self) -> None:
         """Neighbouring words also match their joined form: "multi user" finds "multiuser"."""
@@ -94,9 +101,12 @@ class Evaluation:
         if len(words) == 1 and not note_only:
             single = Term("word", words[0], term.negated)
             return self.add_words(single, title_only)
-        docs = note_phrase(self.annotated, words)
+        docs = note_phrase(self.annotated, words, note=not title_only, title=not note_only)
         if not note_only:
-            docs |= self.index.phrase_docs(list(words), title_only)
+            found = self.index.phrase_docs(list(words), title_only)
+            if title_only:
+                found = self._own_titles(found)
+            docs |= found
         if term.negated:
             self.excluded |= docs
             return

@@ -1,4 +1,4 @@
-"""The searchable part of the user's annotations: notes, tags, stars and reading status."""
+"""The searchable part of the user's annotations: notes, tags, their own titles, stars and reading status."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ class Annotated:
     status: str
     note_words: tuple[str, ...]
     tags: tuple[str, ...]
+    title_words: tuple[str, ...] = ()  # the user's own title for the paper, when they gave one
 
     @classmethod
     def of(cls, annotation: Any) -> Annotated:
@@ -38,11 +39,12 @@ class Annotated:
             status=str(getattr(annotation, "status", "unread") or "unread"),
             note_words=tuple(split_words(fold(note))),
             tags=tags,
+            title_words=tuple(split_words(fold(getattr(annotation, "title", None) or ""))),
         )
 
     @cached_property
     def words(self) -> tuple[str, ...]:
-        return self.note_words + tuple(word for tag in self.tags for word in split_words(tag))
+        return self.note_words + self.title_words + tuple(word for tag in self.tags for word in split_words(tag))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -50,21 +52,30 @@ def _annotated(annotation: Any) -> Annotated:
     return Annotated._of(annotation)
 
 
-def note_hits(annotated: Mapping[int, Annotated], matcher: WordMatcher, tags_too: bool = True) -> dict[int, float]:
-    """Papers whose note (and tags) hold the word, with the best match's weight."""
+def note_hits(
+    annotated: Mapping[int, Annotated], matcher: WordMatcher, tags_too: bool = True, title_only: bool = False
+) -> dict[int, float]:
+    """Papers whose note, tags and own title hold the word (only the note without `tags_too`, only the
+    title with `title_only`), with the best match's weight."""
     hits = {}
     for pos, ann in annotated.items():
-        words = ann.words if tags_too else ann.note_words
+        words = ann.title_words if title_only else ann.words if tags_too else ann.note_words
         weight = max((matcher.weight(stem(word)) for word in words), default=0.0)
         if weight:
             hits[pos] = weight
     return hits
 
 
-def note_phrase(annotated: Mapping[int, Annotated], words: tuple[str, ...]) -> set[int]:
-    """Papers whose note holds these words in a row."""
+def note_phrase(
+    annotated: Mapping[int, Annotated], words: tuple[str, ...], note: bool = True, title: bool = True
+) -> set[int]:
+    """Papers whose note, or own title, holds these words in a row."""
     pattern = phrase_pattern(words)
-    return {pos for pos, ann in annotated.items() if pattern.search(" ".join(ann.note_words))}
+    out = set()
+    for pos, ann in annotated.items():
+        if (note and pattern.search(" ".join(ann.note_words))) or (title and pattern.search(" ".join(ann.title_words))):
+            out.add(pos)
+    return out
 
 
 def flag_docs(annotated: Mapping[int, Annotated], flag: str, everything: Iterable[int]) -> set[int]:

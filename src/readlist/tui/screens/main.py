@@ -210,12 +210,19 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:
+        """The search index, then every derived title (`title:` searches them), both cached on disk."""
+        from ...core import title_cache
         from ...core.index_cache import load_or_build
 
         worker = get_current_worker()
-        index = load_or_build(self.papers.papers, cancelled=worker.cancelled_event)
-        if not worker.is_cancelled:
-            self.deliver(self.index_ready, index)
+        papers = self.papers.papers
+        titled = title_cache.prime(papers)
+        index = load_or_build(papers, cancelled=worker.cancelled_event)
+        if worker.is_cancelled:
+            return
+        self.deliver(self.index_ready, index)
+        if not titled:
+            title_cache.derive_all(papers, cancelled=worker.cancelled_event)
 
     def index_ready(self, index) -> None:
         self.index = index
