@@ -155,7 +155,8 @@ class SearchIndex:
         out: set[int] = set()
         pool: set[int] = set()
         for tid in variants:
-            out.update(doc for doc in title.docs_of(tid) if papers[doc].file_title)
+            if self.file_titles:
+                out.update(doc for doc in title.docs_of(tid) if papers[doc].file_title)
             pool.update(body.docs_of(tid))
         for doc in pool.difference(out):
             if papers[doc].file_title:
