@@ -17,20 +17,18 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from .matching import EXACT, FAINT, PREFIX, WordMatcher
+from .matching import PREFIX, WordMatcher
 from .paper import Paper
-from .postings import BuildCancelled, IndexData, build_data, title_source
+from .postings import BuildCancelled, IndexData, build_data
 from .query import QueryError, parse
 from .search_eval import Evaluation, evaluate
-from .tokens import STOPWORDS, index_form, phrase_finder, split_words, stem
+from .search_fields import FieldLookups
 
 __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
 
 K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
-MIN_PART = 3  # letters in each part of a compound word read as two words
-RARE = 5  # papers: a word this common is not read as two
 SCORED_PAIRS = 100_000  # postings of prefix completions scored per query word (see score_into)
 SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
 
@@ -58,7 +56,7 @@ class SearchResult:
         return self._evaluation.matched_terms(position)
 
 
-class SearchIndex:
+class SearchIndex(FieldLookups):
     """An immutable index of a sequence of papers; safe to search from several threads."""
 
     def __init__(self, papers: Sequence[Paper], data: IndexData) -> None:
@@ -84,11 +82,6 @@ class SearchIndex:
 
     def __len__(self) -> int:
         return len(self.papers)
-
-    @cached_property
-    def file_titles(self) -> bool:
-        """Whether the papers' titles come from the file (a file has title lines for all or none)."""
-        return any(paper.file_title for paper in self.papers)
 
     @cached_property
     def everything(self) -> frozenset[int]:
@@ -122,53 +115,6 @@ class SearchIndex:
         top = max(variants.values())
         df = max(self.tid_df(tid) for tid, alpha in variants.items() if alpha == top)
         return self.idf(df)
-
-    def docs(
-        self, variants: Mapping[int, float], title_only: bool = False, matcher: WordMatcher | None = None
-    ) -> set[int]:
-        """Papers holding one of the terms; with `title_only`, in the title shown (see `title_docs`)."""
-        if title_only:
-            return self.title_docs(variants, matcher)
-        body, title = self.data.body, self.data.title
-        out: set[int] = set()
-        for tid in variants:
-            out.update(body.docs_of(tid))
-            out.update(title.docs_of(tid))
-        return out
-
-    def shown_title(self, position: int) -> tuple[str, frozenset[str]]:
-        """A paper's title as the list shows it (the file's title line, else the derived title), folded
-        for matching, and its word stems; derived once per paper."""
-        shown = self._shown.get(position)
-        if shown is None:
-            folded = index_form(self.papers[position].title)
-            stems = frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
-            shown = self._shown[position] = (folded, stems)
-        return shown
-
-    def title_docs(self, variants: Mapping[int, float], matcher: WordMatcher | None = None) -> set[int]:
-        """Papers whose title as shown holds one of the terms. A derived title is made of the abstract's
-        words, in these or other forms ("exploiting" for "exploits"), so its candidates are the papers
-        whose abstract holds the terms; `matcher` judges forms the index does not hold."""
-        body, title, papers, terms = self.data.body, self.data.title, self.papers, self.data.terms
-        wanted = {terms[tid]: weight for tid, weight in variants.items()}
-        out: set[int] = set()
-        pool: set[int] = set()
-        for tid in variants:
-            if self.file_titles:
-                out.update(doc for doc in title.docs_of(tid) if papers[doc].file_title)
-            pool.update(body.docs_of(tid))
-        for doc in pool.difference(out):
-            if papers[doc].file_title:
-                continue
-            for term in self.shown_title(doc)[1]:
-                weight = wanted.get(term)
-                if weight is None and matcher is not None and term not in self.term_ids:
-                    weight = matcher.weight(term)
-                if weight and weight > FAINT:
-                    out.add(doc)
-                    break
-        return out
 
     def score_into(
         self,
@@ -217,45 +163,6 @@ class SearchIndex:
                     mine[doc] = score
         for doc, score in mine.items():
             best[doc] = best.get(doc, 0.0) + score
-
-    def compounds(self, word: str) -> list[tuple[str, str]]:
-        """Ways to read a rare or unknown word as two indexed words ("multiuser": multi, user)."""
-        ids = self.term_ids
-        if len(word) < 2 * MIN_PART or not word.isalpha() or self.df(stem(word)) >= RARE:
-            return []
-        out = []
-        for cut in range(MIN_PART, len(word) - MIN_PART + 1):
-            head, tail = word[:cut], word[cut:]
-            if head not in STOPWORDS and tail not in STOPWORDS and stem(head) in ids and stem(tail) in ids:
-                out.append((head, tail))
-        return out
-
-    def phrase_docs(self, words: list[str], title_only: bool, most: int | None = None) -> set[int]:
-        """Papers whose title as shown (or abstract) has these folded words in a row (plurals allowed)."""
-        keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
-        if title_only and not self.file_titles:
-            keys = [key for key in keys if key is not None]  # a derived title may hold a form no abstract has
-        if not keys or None in keys:
-            return set()
-        pool: set[int] | None = None
-        body, title = self.data.body, self.data.title
-        for tid in sorted(keys, key=title.count if title_only and self.file_titles else body.count):
-            found = set(title.docs_of(tid)) if title_only and self.file_titles else self.docs({tid: EXACT})
-            pool = found if pool is None else pool & found
-        if most is not None and len(pool or ()) > most:
-            return set()
-        found = phrase_finder(words)
-        out = set()
-        for doc in pool or ():
-            paper = self.papers[doc]
-            if paper.file_title and found(title_source(paper)):
-                out.add(doc)
-            elif title_only:
-                if not paper.file_title and found(self.shown_title(doc)[0]):
-                    out.add(doc)
-            elif found(index_form(paper.text)):  # a first sentence standing in for the title is part of it
-                out.add(doc)
-        return out
 
     # -- searching ------------------------------------------------------------------------
 
