@@ -26,6 +26,7 @@ from corpus import corpus_path, sample_path
 from readlist.core.index_cache import load_or_build
 from readlist.core.reader import read_papers
 from readlist.core.search import SearchIndex
+from readlist.core.title_cache import derive_all
 from readlist.core.tokens import STOPWORDS, fold, split_words
 
 SEED = 11
@@ -89,6 +90,9 @@ def main() -> None:
             start = time.perf_counter()
             load_or_build(papers, cache_dir=Path(cache))
             cached = time.perf_counter() - start
+            start = time.perf_counter()
+            derive_all(papers, Path(cache))  # title: reads derived titles; the app derives them once and caches them
+            titles = time.perf_counter() - start
         times = []
         for query in queries:
             start = time.perf_counter()
@@ -96,7 +100,8 @@ def main() -> None:
             times.append(time.perf_counter() - start)
         times.sort()
         median, p90 = statistics.median(times) * 1000, times[int(len(times) * 0.9)] * 1000
-        rows.append([label, len(papers), f"{build:.2f} s", f"{cached:.2f} s", f"{median:.1f} ms", f"{p90:.0f} ms"])
+        rows.append([label, len(papers), f"{build:.2f} s", f"{cached:.2f} s", f"{titles:.2f} s", f"{median:.1f} ms",
+                     f"{p90:.0f} ms"])  # fmt: skip
         if label == "6k sample":
             continue
         sample = [plain_words(q) for q in queries[: args.process_queries]]
@@ -115,7 +120,8 @@ def main() -> None:
         process_rows.append([label, len(sample), f"{ours:.2f} s", theirs, ratio, "<= 0.5x"])
     print(f"Search latency ({len(queries)} mixed queries, seed {SEED}); targets: <= 10 ms at 10k, <= 60 ms at 100k;")
     print("build <= 1 s at 10k, <= 8 s at 100k (or cached)")
-    print_table(["file", "papers", "build", "cached load", "median query", "p90 query"], rows)
+    print("titles: deriving every title once (then cached on disk), which title: queries read")
+    print_table(["file", "papers", "build", "cached load", "titles", "median query", "p90 query"], rows)
     print()
     print("Whole process: `readlist search Q --papers F` (index cache warm) vs `fzf --filter Q` (medians)")
     print_table(["file", "queries", "readlist", "fzf", "ratio", "target"], process_rows)
