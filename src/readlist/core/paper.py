@@ -38,7 +38,9 @@ class Paper:
             return to_plain(self.file_title)
         from .titles import derive_title
 
-        return derive_title(self.plain)
+        # The plain text is kept only if something else asked for it: deriving every title (for title:
+        # search) must not keep every abstract twice in memory.
+        return derive_title(self.__dict__.get("plain") or to_plain(self.text))
 
     @cached_property
     def urls(self) -> tuple[str, ...]:
