@@ -1,4 +1,5 @@
-"""Related papers: index build time and single-paper query latency (medians).
+"""Related papers: what they cost beyond the search index (every paper's vector length, computed once
+per list) and single-paper query latency (medians). The search index itself comes from its cache.
 
 python bench/bench_related.py [--runs 5] [--queries 200]
 """
@@ -23,15 +24,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5, help="builds per size")
     parser.add_argument("--queries", type=int, default=200, help="papers queried per size")
+    parser.add_argument("--skip-100k", action="store_true")
     args = parser.parse_args()
+    from readlist.core.index_cache import load_or_build
     from readlist.core.reader import read_papers
     from readlist.core.related import RelatedIndex
 
     rows = []
-    for label, path in (("6k sample", sample_path()), ("10k", corpus_path(10_000))):
+    files = [("6k sample", sample_path()), ("10k", corpus_path(10_000))]
+    if not args.skip_100k:
+        files.append(("100k", corpus_path(100_000)))
+    for label, path in files:
         papers = read_papers(path).papers
-        build = median_time(lambda papers=papers: RelatedIndex.build(papers), runs=args.runs)
-        index = RelatedIndex.build(papers)
+        search = load_or_build(papers)
+        build = median_time(lambda search=search: RelatedIndex(search).lengths(), runs=args.runs)
+        index = RelatedIndex(search)
         rng = random.Random(7)
         latencies = []
         for position in rng.sample(range(len(papers)), min(args.queries, len(papers))):

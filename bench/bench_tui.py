@@ -56,8 +56,7 @@ async def main(path, mode, keys, query):
         main = app.main_screen
         while main.index is None:
             await asyncio.sleep(0.05)
-        await asyncio.to_thread(app.related_index)  # steady state: no index being built in the background
-        await app.workers.wait_for_complete()  # nor titles being derived (the first time a list is opened)
+        await app.workers.wait_for_complete()  # steady state: no titles derived, no vectors measured meanwhile
         await pilot.pause()
         if mode == "nav":
             costs = []

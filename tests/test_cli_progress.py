@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from readlist.cli import cli
 from readlist.core.reader import read_papers
+from readlist.core.related import RelatedIndex
 from readlist.core.store import Store
 
 ABSTRACTS = [
@@ -129,6 +130,23 @@ def test_related_lists_the_closest_paper_first(env):
     assert papers[2].id not in result.output
     rows = json.loads(run("related", papers[0].id, "--json").output)
     assert rows[0]["id"] == papers[1].id and 0 < rows[0]["similarity"] <= 1
+
+
+def test_related_reads_the_cached_search_index_and_builds_nothing_else(env, tmp_path, monkeypatch):
+    from readlist.core import postings
+
+    papers, _, run = env
+    first = run("related", "#1")  # builds the search index, once, and caches it
+    assert first.exit_code == 0 and papers[1].id in first.output
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("index built again")
+
+    monkeypatch.setattr(postings, "build_data", no_build)
+    monkeypatch.setattr("readlist.core.index_cache.build_data", no_build)
+    monkeypatch.setattr(RelatedIndex, "build", no_build)
+    again = run("related", "#1")
+    assert again.exit_code == 0 and again.output == first.output
 
 
 def test_related_with_a_bad_reference_fails_in_one_line(env):

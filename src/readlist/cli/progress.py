@@ -122,7 +122,9 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
     """Papers with the most similar abstracts. REF is an id, a unique id prefix or #N."""
     paper = ctx.paper(ref)
     papers = ctx.paper_list.papers
-    related = RelatedIndex.build(papers).related(paper.index - 1, k=count)
+    from ..core.index_cache import load_or_build
+
+    related = RelatedIndex(load_or_build(papers)).related(paper.index - 1, k=count)
     if as_json:
         rows = [{**papers[p].to_dict(), "similarity": score} for p, score in related]
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))

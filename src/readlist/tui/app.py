@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -44,7 +43,6 @@ class ReadlistApp(App):
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
-        self._related_lock = threading.Lock()
         self.search_index = None
         self.palette_titles: list[str] | None = None  # filled by the palette's paper provider on first use
         self._state_saved = False
@@ -103,20 +101,17 @@ class ReadlistApp(App):
             self.main_screen.refresh_all()
 
     def index_ready(self, index) -> None:
+        from ..core.related import RelatedIndex
+
         self.search_index = index
-        # Build the related-papers index now, off the UI thread, so the first lookup is instant.
-        self.run_worker(self.related_index, thread=True, group="related-build", exit_on_error=False)
+        self._related = RelatedIndex(index)
+        # Measure the papers' vectors now, off the UI thread, so the first related lookup is instant.
+        self.run_worker(self._related.lengths, thread=True, group="related-build", exit_on_error=False)
         gc.freeze()  # the index is long-lived: keep the collector from walking it on every pass
 
     def related_index(self):
-        """Built once, on first use, in whichever worker thread asks first."""
-        with self._related_lock:
-            if self._related is None and len(self.papers.papers) > 1:
-                from ..core.related import RelatedIndex
-
-                self._related = RelatedIndex.build(self.papers.papers)
-                gc.freeze()
-            return self._related
+        """Related papers over the search index; None until the index is ready."""
+        return self._related if len(self.papers.papers) > 1 else None
 
     def remember(self) -> UiState:
         main = self.get_screen("main") if "main" in self._installed_screens else None

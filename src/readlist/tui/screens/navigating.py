@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import webbrowser
 
 from textual import work
@@ -137,8 +138,11 @@ class NavigatingMixin:
 
     @work(thread=True, exclusive=True, group="related")
     def find_related(self, position: int) -> None:
-        related = self.app.related_index()
         worker = get_current_worker()
+        related = self.app.related_index()
+        while related is None and not worker.is_cancelled and len(self.papers.papers) > 1:
+            time.sleep(0.05)  # the search index is still being built or loaded
+            related = self.app.related_index()
         if worker.is_cancelled or related is None:
             return
         found = related.related(position, k=5)
