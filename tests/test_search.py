@@ -349,3 +349,41 @@ def test_plural_es_forms_meet_their_singular_in_words_and_phrases():
     assert full(index, '"quantum approach"') == [0]
     assert full(index, '"generative models"') == [1]
     assert full(index, "cache") == [1]
+
+
+@pytest.mark.parametrize("derived", [False, True], ids=["titles being derived", "every title derived"])
+def test_title_search_finds_the_same_papers_before_and_after_every_title_is_derived(derived):
+    papers = make([*ABSTRACTS, "We present RoboX, a planner that exploits the partial knowledge of robot dynamics."])
+    if derived:
+        _ = [paper.title for paper in papers]  # what the app does in the background, or reads from its cache
+    index = SearchIndex.build(papers)
+    assert (index.derived_titles() is not None) is derived
+    assert full(index, "title:graph") == [0]
+    assert sorted(full(index, 'title:"message passing"')) == [0, 7]
+    assert full(index, "title:representations") == []
+    assert full(index, "diffusion -title:design") == [5]
+    assert full(index, "title:exploiting") == [8]  # a form only the derived title holds
+    assert full(index, 'title:"exploiting the partial"') == [8]
+    assert full(index, "title:difusion") == [5, 6]  # a typo
+
+
+@pytest.mark.parametrize("derived", [False, True], ids=["titles being derived", "every title derived"])
+def test_title_search_in_a_file_where_only_some_papers_have_a_title_line(derived):
+    texts = [
+        "We study curvature rewiring for graph neural networks with bounds on over-squashing.",
+        "Reasoning over tables is hard for language models. We introduce TableBench, a benchmark of table "
+        "questions with verified answers.",
+    ]
+    papers = [
+        Paper(id=paper_id(texts[0]), index=1, text=texts[0], file_title="Curvature Rewiring Against Over-Squashing"),
+        Paper(id=paper_id(texts[1]), index=2, text=texts[1]),
+    ]
+    if derived:
+        assert papers[1].title.startswith("TableBench: Benchmark of table")
+    index = SearchIndex.build(papers)
+    assert (index.derived_titles() is not None) is derived
+    assert full(index, "title:rewiring") == [0]
+    assert full(index, "title:graph") == []  # in the abstract, not in the title line
+    assert full(index, "title:benchmark") == [1]
+    assert full(index, 'title:"benchmark of table"') == [1]
+    assert full(index, "title:hard") == []

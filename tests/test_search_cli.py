@@ -91,6 +91,8 @@ def test_title_search_and_list_use_the_derived_titles_cached_on_disk(tmp_path, m
         encoding="utf-8",
     )
     env = ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    assert CliRunner().invoke(cli, [*env, "list", "--starred"]).exit_code == 0
+    assert not (tmp_path / "cache" / "readlist" / "titles").exists()  # a filtered list derives only its rows
     result = CliRunner().invoke(cli, [*env, "search", "title:tablebench"])
     assert result.exit_code == 0, result.output
     assert result.output.split()[:2] == ["1", "1"]
@@ -125,3 +127,15 @@ def test_options_still_work_around_the_query(env):
     result = CliRunner().invoke(cli, [*env, "search", "--limit=1", "diffusion", "--json"])
     assert [row["index"] for row in json.loads(result.output)] == [3]  # the shorter abstract ranks first
     assert CliRunner().invoke(cli, [*env, "search", "-n"]).exit_code == 2
+
+
+def test_search_prints_the_users_own_title_which_it_also_matches(env, tmp_path):
+    from readlist.core.store import Store
+
+    papers = read_papers(tmp_path / "papers.txt").papers
+    Store(tmp_path / "db.json").update(papers[2], title="Protein backbones by diffusion (group reading)")
+    result = CliRunner().invoke(cli, [*env, "search", "title:reading"])
+    assert result.exit_code == 0, result.output
+    assert result.output.split(None, 3)[1:] == ["3", papers[2].id, "Protein backbones by diffusion (group reading)\n"]
+    rows = json.loads(CliRunner().invoke(cli, [*env, "search", "title:backbones", "--json"]).output)
+    assert [row["title"] for row in rows] == ["Protein backbones by diffusion (group reading)"]

@@ -41,7 +41,9 @@ def test_other_papers_do_not_use_the_cached_titles(tmp_path):
     assert not title_cache.complete(other)
 
 
-@pytest.mark.parametrize("content", [b"", b"\x00\xff garbage", b'{"key": "x", "titles": []}', b"[1, 2]"])
+@pytest.mark.parametrize(
+    "content", [b"", b"\x00\xff garbage", b'{"key": "x", "titles": []}', b"[1, 2]", b"[" * 100_000]
+)
 def test_a_damaged_cache_file_is_ignored_and_replaced(tmp_path, content):
     papers = fresh()
     path = tmp_path / f"{title_cache.content_key(papers)}.json"
@@ -71,3 +73,10 @@ def test_titles_from_the_file_need_no_cache(tmp_path):
     assert papers[0].file_title
     assert title_cache.derive_all(papers, tmp_path / "c")
     assert not (tmp_path / "c").exists()
+
+
+def test_a_change_to_the_title_rules_derives_the_titles_again(tmp_path, monkeypatch):
+    title_cache.derive_all(fresh(), tmp_path)
+    assert title_cache.prime(fresh(), tmp_path)
+    monkeypatch.setattr(title_cache, "rules_digest", lambda: "other rules")
+    assert not title_cache.prime(fresh(), tmp_path)

@@ -348,3 +348,4 @@ def test_a_title_starting_with_a_greek_letter_keeps_it_lower_case():
     title = derive_title(to_plain(text))
     assert title.startswith("ε-greedy policies"), title
     assert derive_title("über-fast sorting of long lists is studied in this paper.").startswith("Über")
+    assert derive_title("метод сортировки длинных списков изучается в этой статье.").startswith("Метод")

@@ -73,9 +73,10 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
             click.echo(f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {ann.label(80)}{tag_suffix(ann)}")
         return
     annotations = store.all()
-    derive_all(ctx.paper_list.papers)  # every title is printed: read them from the cache, or derive and cache them
     rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
     rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
+    if len(rows) == len(ctx.paper_list.papers):
+        derive_all(ctx.paper_list.papers)  # every title is printed: read them from the cache, or derive and cache them
     if as_json:
         _dump([paper_dict(paper, ann) for paper, ann in rows])
         return

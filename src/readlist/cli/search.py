@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..core.annotation import title_of
 from ..core.text import strip_control
 from .context import Context, fail
 
@@ -82,7 +83,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             {
                 "index": papers[pos].index,
                 "id": papers[pos].id,
-                "title": papers[pos].title,
+                "title": title_of(papers[pos], annotations.get(papers[pos].id)),
                 "score": score,
                 "full_match": n < result.full_matches,
                 "matched": result.matched_terms(pos),
@@ -97,6 +98,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             if n == result.full_matches:
                 click.echo("-- below: papers missing some word --")
             paper = papers[pos]
-            click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {strip_control(paper.title)}")
+            title = strip_control(title_of(paper, annotations.get(paper.id)))
+            click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {title}")
     if not result.positions:
         raise SystemExit(1)

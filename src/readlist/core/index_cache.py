@@ -76,7 +76,7 @@ def load(path: Path, key: str) -> IndexData | None:
                 loaded[name] = values
             if handle.read(1):
                 return None
-    except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError):
+    except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError, RecursionError):
         return None
     data = IndexData(
         terms=terms,

@@ -72,7 +72,8 @@ class SearchIndex(FieldLookups):
         average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
         self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
         self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
-        self._shown: dict[int, tuple[str, frozenset[str]]] = {}  # position -> its title folded, and its stems
+        self._derived = None  # see derived_titles
+        self._derived_lock = threading.Lock()
 
     @classmethod
     def build(cls, papers: Sequence[Paper], cancelled: threading.Event | None = None) -> SearchIndex:
@@ -140,7 +141,7 @@ class SearchIndex(FieldLookups):
             idf = self.idf(self.tid_df(tid))
             weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
-            if not title_only or not self.file_titles:  # a derived title's paper is scored by its abstract
+            if not title_only or self.titled < len(papers):  # a derived title's paper is scored by its abstract
                 docs, tfs = body.docs_of(tid), body.tfs_of(tid)
                 if len(candidates) * 8 < len(docs):
                     size = len(docs)
@@ -153,9 +154,9 @@ class SearchIndex(FieldLookups):
                     for doc, tf in zip(docs, tfs, strict=True):
                         if doc in candidates:
                             local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
-            titled, untitled = weight * TITLE_BOOST, weight * SENTENCE_BOOST
-            if title_only and not self.file_titles:
-                untitled = 0.0
+            if title_only and self.titled:
+                local = {doc: score for doc, score in local.items() if not papers[doc].file_title}
+            titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
             for doc in candidates.intersection(title.docs_of(tid)):
                 local[doc] = local.get(doc, 0.0) + (titled if papers[doc].file_title else untitled)
             for doc, score in local.items():

@@ -3,6 +3,8 @@ title), a phrase in a row, a word read as two. A part of `SearchIndex`, kept apa
 
 from __future__ import annotations
 
+import threading
+from array import array
 from collections.abc import Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -10,6 +12,7 @@ from typing import TYPE_CHECKING
 from .matching import EXACT, FAINT, WordMatcher
 from .paper import Paper
 from .postings import IndexData, title_source
+from .title_cache import complete
 from .tokens import STOPWORDS, index_form, phrase_finder, split_words, stem
 
 if TYPE_CHECKING:
@@ -20,18 +23,19 @@ RARE = 5  # papers: a word this common is not read as two
 
 
 class FieldLookups:
-    """Needs `papers`, `data`, `term_ids`, `df` and `_shown` from the index it is mixed into."""
+    """Needs `papers`, `data`, `term_ids`, `df`, `_derived` and `_derived_lock` from the index it is mixed into."""
 
     papers: tuple[Paper, ...]
     data: IndexData
     term_ids: dict[str, int]
-    _shown: dict[int, tuple[str, frozenset[str]]]
+    _derived: dict[str, array] | None
+    _derived_lock: threading.Lock
     df: Callable[[str], int]
 
     @cached_property
-    def file_titles(self) -> bool:
-        """Whether the papers' titles come from the file (a file has title lines for all or none)."""
-        return any(paper.file_title for paper in self.papers)
+    def titled(self) -> int:
+        """How many papers have a title line in the file (all, none, or a few a reader could not title)."""
+        return sum(1 for paper in self.papers if paper.file_title)
 
     def docs(
         self, variants: Mapping[int, float], title_only: bool = False, matcher: WordMatcher | None = None
@@ -48,27 +52,61 @@ class FieldLookups:
 
     def shown_title(self, position: int) -> tuple[str, frozenset[str]]:
         """A paper's title as the list shows it (the file's title line, else the derived title), folded
-        for matching, and its word stems; derived once per paper."""
-        shown = self._shown.get(position)
-        if shown is None:
-            folded = index_form(self.papers[position].title)
-            stems = frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
-            shown = self._shown[position] = (folded, stems)
-        return shown
+        for matching, and its word stems."""
+        folded = index_form(self.papers[position].title)
+        return folded, frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
+
+    def derived_titles(self) -> dict[str, array] | None:
+        """Stem -> the papers without a title line whose derived title holds it; None until every derived
+        title has been computed (the app derives them in the background and caches them on disk)."""
+        if self._derived is None:
+            papers = self.papers
+            if not complete(papers):
+                return None
+            with self._derived_lock:
+                if self._derived is None:
+                    found: dict[str, array] = {}
+                    for pos, paper in enumerate(papers):
+                        if not paper.file_title:
+                            for term in self.shown_title(pos)[1]:
+                                docs = found.get(term)
+                                if docs is None:
+                                    docs = found[term] = array("I")
+                                docs.append(pos)
+                    self._derived = found
+        return self._derived
 
     def title_docs(self, variants: Mapping[int, float], matcher: WordMatcher | None = None) -> set[int]:
-        """Papers whose title as shown holds one of the terms. A derived title is made of the abstract's
-        words, in these or other forms ("exploiting" for "exploits"), so its candidates are the papers
-        whose abstract holds the terms; `matcher` judges forms the index does not hold."""
-        body, title, papers, terms = self.data.body, self.data.title, self.papers, self.data.terms
-        wanted = {terms[tid]: weight for tid, weight in variants.items()}
+        """Papers whose title as shown holds one of the terms; `matcher` judges the words only a derived
+        title holds ("exploiting" where the abstract says "exploits")."""
+        title, papers, terms = self.data.title, self.papers, self.data.terms
         out: set[int] = set()
+        if self.titled:
+            for tid in variants:
+                out.update(doc for doc in title.docs_of(tid) if papers[doc].file_title)
+        if self.titled == len(papers):
+            return out
+        derived = self.derived_titles()
+        if derived is not None:
+            for tid in variants:
+                out.update(derived.get(terms[tid], ()))
+            if matcher is not None:
+                for term, docs in derived.items():
+                    if term not in self.term_ids and matcher.weight(term) > FAINT:
+                        out.update(docs)
+            return out
+        return out | self._derive_and_check(variants, matcher)
+
+    def _derive_and_check(self, variants: Mapping[int, float], matcher: WordMatcher | None) -> set[int]:
+        """Before every title is derived: the papers whose abstract holds a term (a derived title is made of
+        the abstract's words), checked one by one."""
+        body, papers, terms = self.data.body, self.papers, self.data.terms
+        wanted = {terms[tid]: weight for tid, weight in variants.items()}
         pool: set[int] = set()
         for tid in variants:
-            if self.file_titles:
-                out.update(doc for doc in title.docs_of(tid) if papers[doc].file_title)
             pool.update(body.docs_of(tid))
-        for doc in pool.difference(out):
+        out = set()
+        for doc in pool:
             if papers[doc].file_title:
                 continue
             for term in self.shown_title(doc)[1]:
@@ -94,15 +132,14 @@ class FieldLookups:
 
     def phrase_docs(self, words: list[str], title_only: bool, most: int | None = None) -> set[int]:
         """Papers whose title as shown (or abstract) has these folded words in a row (plurals allowed)."""
+        if title_only:
+            return self._title_phrase_docs(words)
         keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
-        if title_only and not self.file_titles:
-            keys = [key for key in keys if key is not None]  # a derived title may hold a form no abstract has
         if not keys or None in keys:
             return set()
         pool: set[int] | None = None
-        body, title = self.data.body, self.data.title
-        for tid in sorted(keys, key=title.count if title_only and self.file_titles else body.count):
-            found = set(title.docs_of(tid)) if title_only and self.file_titles else self.docs({tid: EXACT})
+        for tid in sorted(keys, key=self.data.body.count):
+            found = self.docs({tid: EXACT})
             pool = found if pool is None else pool & found
         if most is not None and len(pool or ()) > most:
             return set()
@@ -110,11 +147,31 @@ class FieldLookups:
         out = set()
         for doc in pool or ():
             paper = self.papers[doc]
-            if paper.file_title and found(title_source(paper)):
-                out.add(doc)
-            elif title_only:
-                if not paper.file_title and found(self.shown_title(doc)[0]):
-                    out.add(doc)
-            elif found(index_form(paper.text)):  # a first sentence standing in for the title is part of it
+            # a first sentence standing in for the title is part of the abstract
+            if (paper.file_title and found(title_source(paper))) or found(index_form(paper.text)):
                 out.add(doc)
         return out
+
+    def _title_phrase_docs(self, words: list[str]) -> set[int]:
+        title, body, papers = self.data.title, self.data.body, self.papers
+        derived = self.derived_titles() if self.titled < len(papers) else {}
+        pool: set[int] | None = None
+        for word in words:
+            if word in STOPWORDS:
+                continue
+            term = stem(word)
+            tid = self.term_ids.get(term)
+            if tid is None and derived is None:
+                continue  # a form only a derived title holds: checked below
+            docs = set() if tid is None else {doc for doc in title.docs_of(tid) if papers[doc].file_title}
+            if derived is not None:
+                docs.update(derived.get(term, ()))
+            elif tid is not None:
+                docs.update(doc for doc in body.docs_of(tid) if not papers[doc].file_title)
+            pool = docs if pool is None else pool & docs
+        found = phrase_finder(words)
+        return {
+            doc
+            for doc in pool or ()
+            if found(title_source(papers[doc]) if papers[doc].file_title else self.shown_title(doc)[0])
+        }

@@ -20,7 +20,7 @@ from .paper import Paper
 
 FORMAT = 1
 KEEP = 8  # cached title lists kept; the least recently written go first
-_RULES = ("text.py", "titles.py", "title_*.py")  # the modules whose code decides a derived title
+_RULES = ("paper.py", "text.py", "titles.py", "title_*.py")  # the modules whose code decides a derived title
 
 
 @cache
@@ -60,7 +60,7 @@ def prime(papers: Sequence[Paper], directory: Path | None = None) -> bool:
         titles = stored["titles"]
         if stored.get("key") != key or len(titles) != len(papers) or not all(type(t) is str for t in titles):
             return False
-    except (OSError, ValueError, KeyError, TypeError):
+    except Exception:  # anything wrong with a cache file (even JSON nested too deep) only means deriving again
         return False
     for paper, title in zip(papers, titles, strict=True):
         if not paper.file_title:

@@ -40,7 +40,7 @@ def _an_article(match: re.Match[str]) -> str:
 
 
 def capital(text: str) -> str:
-    """The first letter in upper case, unless it is a symbol: "ε-greedy" stays as written, not "Ε-greedy"."""
-    if text[:1].isascii() or unicodedata.name(text[0], "").startswith("LATIN"):
-        return text[:1].upper() + text[1:]
-    return text
+    """The first letter in upper case, unless it is a Greek letter, a symbol: "ε-greedy", not "Ε-greedy"."""
+    if text[:1] and unicodedata.name(text[0], "").startswith("GREEK"):
+        return text
+    return text[:1].upper() + text[1:]
