@@ -80,3 +80,15 @@ def test_a_change_to_the_title_rules_derives_the_titles_again(tmp_path, monkeypa
     assert title_cache.prime(fresh(), tmp_path)
     monkeypatch.setattr(title_cache, "rules_digest", lambda: "other rules")
     assert not title_cache.prime(fresh(), tmp_path)
+
+
+def test_partial_files_left_by_a_crash_are_pruned_when_old(tmp_path):
+    import os
+    import time
+
+    old, new = tmp_path / ".part-old", tmp_path / ".part-new"
+    old.write_text("half")
+    new.write_text("being written")
+    os.utime(old, (time.time() - 7200, time.time() - 7200))
+    title_cache.derive_all(fresh(), tmp_path)
+    assert not old.exists() and new.exists()

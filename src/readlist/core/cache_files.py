@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 from collections.abc import Iterable
 from pathlib import Path
+
+STALE_PART = 3600  # seconds
 
 
 def cache_dir(name: str) -> Path:
@@ -32,10 +35,15 @@ def write_atomic(path: Path, chunks: Iterable[bytes | memoryview]) -> None:
 
 
 def prune(directory: Path, pattern: str, keep: int) -> None:
-    """Remove all but the `keep` most recently written files matching `pattern`."""
+    """Remove all but the `keep` most recently written files matching `pattern`, and the partial files
+    a crash or a kill left behind (an hour old: another process may be writing one now)."""
     try:
         files = sorted(directory.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in files[keep:]:
             old.unlink(missing_ok=True)
+        stale = time.time() - STALE_PART
+        for part in directory.glob(".part-*"):
+            if part.stat().st_mtime < stale:
+                part.unlink(missing_ok=True)
     except OSError:
         pass
