@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+import time
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -78,8 +79,10 @@ def derive_all(
     if prime(papers, directory):
         return True
     for n, paper in enumerate(papers):
-        if cancelled is not None and not n & 63 and cancelled.is_set():
-            return False
+        if not n & 15:
+            if cancelled is not None and cancelled.is_set():
+                return False
+            time.sleep(0)  # let a waiting thread (the UI's) run every ~2 ms, not only when the interpreter forces it
         _ = paper.title
     save(papers, directory)
     return True
