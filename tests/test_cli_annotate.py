@@ -195,3 +195,20 @@ def test_missing_papers_are_listed_and_kept(run, tmp_path):
     assert result.stdout.startswith(run.ids[2]) and "Diffusion policies" in result.stdout
     assert json.loads(run("list", "--missing", "--json").stdout)[0]["note"] == "about grasping"
     assert len(listed(run)) == 2
+
+
+def test_title_prints_sets_and_clears_the_users_own_title(run):
+    own = run("title", "#2").stdout.strip()
+    assert own
+    result = run("title", "#2", "My", "name  for", "it")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.rstrip().endswith("My name for it")
+    assert run("title", "#2").stdout.strip() == "My name for it"
+    assert "My name for it" in run("list").stdout
+    assert run("search", "title:name").stdout.split()[1] == "2"
+    assert run("title", "#2", "--clear").exit_code == 0
+    assert run("title", "#2").stdout.strip() == own
+    run("title", "#2", *own.split())  # the paper's own title again: nothing of the user's to keep
+    assert json.loads(run("list", "--json").stdout)[1]["title"] == own
+    result = run("title", "#2", "x", "--clear")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1

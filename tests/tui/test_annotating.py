@@ -271,3 +271,45 @@ async def test_triage_in_unread_filter_keeps_the_place(tmp_path):
         assert app.store.get(app.papers.papers[fifth].id).status == "read"
         assert app.main_screen.paper_list.cursor == 3
         assert fourth not in app.main_screen.paper_list.positions
+
+
+async def test_giving_a_paper_its_own_title_shows_everywhere_and_can_be_undone(app, tmp_path):
+    from readlist.tui.screens.title import TitleScreen
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper, _ = current(app)
+        own = paper.title
+        await pilot.press("T")
+        await settle(pilot)
+        assert isinstance(app.screen, TitleScreen)
+        assert app.screen.query_one("#title-input").value == own  # starts from the title shown
+        await pilot.press("ctrl+u", *"Four-step sampler [/bold] to reread", "enter")
+        await settle(pilot)
+        assert current(app)[1].title == "Four-step sampler [/bold] to reread"
+        assert "Four-step sampler [/bold] to reread" in app.main_screen.paper_list.render_line(0).text
+        assert screen_text(app).count("Four-step sampler [/bold] to reread") == 2  # the row and the detail
+        await pilot.press("slash", *"title:reread", "enter")
+        await settle(pilot)
+        assert app.main_screen.matches == 1
+        await pilot.press("slash", "escape", "escape")
+        await settle(pilot)
+        await pilot.press("T", "ctrl+u", "enter")  # empty: the paper's own title again
+        await settle(pilot)
+        assert current(app)[1].title is None
+        assert own[:40] in app.main_screen.paper_list.render_line(0).text
+        await pilot.press("u")  # undo brings the user's title back
+        await settle(pilot)
+        assert current(app)[1].title == "Four-step sampler [/bold] to reread"
+    assert Store(tmp_path / "db.json").get(paper.id).title == "Four-step sampler [/bold] to reread"
+
+
+async def test_a_title_dialog_cancelled_or_unchanged_writes_nothing(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("T", "x", "escape")
+        await settle(pilot)
+        await pilot.press("T", "enter")  # the same title as shown
+        await settle(pilot)
+        assert current(app)[1].title is None
+    assert not (tmp_path / "db.json").exists() or Store(tmp_path / "db.json").get(current(app)[0].id).title is None

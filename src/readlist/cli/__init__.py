@@ -18,6 +18,7 @@ COMMANDS = {
     "status": "annotate:status_command",
     "note": "annotate:note_command",
     "tag": "annotate:tag_command",
+    "title": "annotate:title_command",
     "undo": "annotate:undo_command",
     "log": "annotate:log_command",
     "stats": "progress:stats_command",

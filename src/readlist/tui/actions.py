@@ -75,6 +75,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("n", "edit_note", "Note", "Edit the note (ctrl+s saves)", "Annotate"),
     Action("e", "external_note", "Note in $EDITOR", "Edit the note in $EDITOR", "Annotate", show=False),
     Action("t", "edit_tags", "Tags", "Edit the tags", "Annotate", show=False),
+    Action("T", "edit_title", "Title", "Give the paper your own title (empty: its own again)", "Annotate", show=False),
     Action("u", "undo", "Undo", "Undo the last change", "Annotate", show=False),
     Action("R", "mark_view_read", "All read", "Mark every paper in the view read (asks first)", "Annotate", show=False),
     # Elsewhere

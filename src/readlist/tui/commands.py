@@ -8,6 +8,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from ..core.annotation import title_of
 from .actions import ACTIONS
 from .display import safe
 
@@ -46,9 +47,11 @@ class PaperCommands(Provider):
     """Jump to any paper by a fuzzy match on its title (rapidfuzz, so 100k titles stay quick)."""
 
     async def startup(self) -> None:
-        if self.app.palette_titles is None:  # the paper list never changes while the app runs: once is enough
-            papers = self.app.papers.papers
-            self.app.palette_titles = await asyncio.to_thread(lambda: [safe(paper.title) for paper in papers])
+        if self.app.palette_titles is None:  # made again only when the user retitles a paper
+            papers, notes = self.app.papers.papers, self.app.store.all()
+            self.app.palette_titles = await asyncio.to_thread(
+                lambda: [safe(title_of(paper, notes.get(paper.id))) for paper in papers]
+            )
         self.titles = self.app.palette_titles
 
     async def search(self, query: str) -> Hits:

@@ -64,7 +64,7 @@ class AnnotatingMixin:
             if text is not None:
                 await self._save_note(paper, current, text)
 
-        self.app.push_screen(NoteScreen(paper.title, current), save)
+        self.app.push_screen(NoteScreen(self.shown_title(paper), current), save)
 
     async def _save_note(self, paper, current: str, text: str) -> None:
         """The one way a note edited in the modal or in $EDITOR is stored."""
@@ -114,7 +114,26 @@ class AnnotatingMixin:
             if changed and await self.app.write(lambda: self.app.store.set_tags(paper, tags)) is not None:
                 self.refresh_all()
 
-        self.app.push_screen(TagsScreen(paper.title, current, sorted(self.app.store.tag_counts())), save)
+        known = sorted(self.app.store.tag_counts())
+        self.app.push_screen(TagsScreen(self.shown_title(paper), current, known), save)
+
+    def action_edit_title(self) -> None:
+        from .title import TitleScreen
+
+        paper = self.current_paper
+        if paper is None:
+            return
+        current = self.app.store.get(paper.id).title
+
+        async def save(title: str | None) -> None:
+            if title is None:
+                return
+            new = None if title in ("", paper.title) else title  # the paper's own title needs no copy
+            if new != current and await self.app.write(lambda: self.app.store.update(paper, title=new)) is not None:
+                self.app.palette_titles = None  # the palette lists the titles shown
+                self.refresh_all()
+
+        self.app.push_screen(TitleScreen(current or paper.title, paper.title), save)
 
     def action_mark_view_read(self) -> None:
         from .confirm import ConfirmScreen

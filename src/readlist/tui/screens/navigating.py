@@ -8,6 +8,7 @@ import webbrowser
 from textual import work
 from textual.worker import get_current_worker
 
+from ...core.annotation import title_of
 from ..widgets.detail import DetailPane
 from ..widgets.detail_body import DetailBody
 from ..widgets.paper_list import PaperList
@@ -112,7 +113,7 @@ class NavigatingMixin:
     def action_copy(self) -> None:
         paper = self.current_paper
         if paper is not None:
-            self.app.copy_to_clipboard(f"{paper.title}\n\n{paper.plain}")
+            self.app.copy_to_clipboard(f"{self.shown_title(paper)}\n\n{paper.plain}")
             self.notify("Copied the title and abstract", timeout=1.5)
 
     async def action_quit(self) -> None:
@@ -146,10 +147,17 @@ class NavigatingMixin:
         if worker.is_cancelled or related is None:
             return
         found = related.related(position, k=5)
-        labels = [self.papers.papers[pos].title for pos, _ in found]
+        for pos, _ in found:
+            _ = self.papers.papers[pos].title  # derived here, off the UI thread
         if not worker.is_cancelled:
-            self.deliver(self._show_related, position, [pos for pos, _ in found], labels)
+            self.deliver(self._show_related, position, [pos for pos, _ in found])
 
-    def _show_related(self, position: int, positions: list[int], labels: list[str]) -> None:
+    def _show_related(self, position: int, positions: list[int]) -> None:
         if self.paper_list.current == position:
-            self.query_one(DetailPane).show_related(positions, labels)
+            self.query_one(DetailPane).show_related(
+                positions, [self.shown_title(self.papers.papers[pos]) for pos in positions]
+            )
+
+    def shown_title(self, paper) -> str:
+        """The title the list shows: the user's own, else the paper's."""
+        return title_of(paper, self.app.store.get(paper.id))

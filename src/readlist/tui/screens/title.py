@@ -1,0 +1,34 @@
+"""Giving a paper a title of one's own, when the file's or the derived one does not say enough."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from ..display import paper_heading
+
+
+class TitleScreen(ModalScreen[str | None]):
+    """Dismisses with the title typed (empty: back to the paper's own), or None when cancelled."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, shown: str, own: str) -> None:
+        super().__init__()
+        self.shown = shown
+        self.own = own
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="title-dialog", classes="dialog"):
+            yield Static(paper_heading("Title", self.own), classes="dialog-title")
+            yield Input(self.shown, placeholder="the paper's own title", id="title-input")
+            yield Static("Enter save · empty: the paper's own title · Esc cancel", classes="dialog-hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(" ".join(event.value.split()))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
