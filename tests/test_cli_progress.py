@@ -204,3 +204,11 @@ def test_merging_a_database_into_itself_is_refused(env):
     result = run("merge", str(db))
     assert result.exit_code == 2 and "itself" in result.output
     assert db.read_bytes() == before
+
+
+def test_related_shows_the_users_own_titles(env):
+    papers, db, run = env
+    Store(db).update(papers[3], title="Rewiring, my summary")
+    assert "Rewiring, my summary" in run("related", "#3").output
+    rows = json.loads(run("related", "#3", "--json").output)
+    assert rows[0]["title"] == "Rewiring, my summary"

@@ -8,6 +8,7 @@ from datetime import date
 import click
 from filelock import Timeout
 
+from ..core.annotation import title_of
 from ..core.export import FORMATS, ExportExistsError, export, select, write_atomic
 from ..core.merge_db import MergeError, merge_database
 from ..core.related import RelatedIndex
@@ -125,8 +126,12 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
     from ..core.index_cache import load_or_build
 
     related = RelatedIndex(load_or_build(papers)).related(paper.index - 1, k=count)
+    notes = ctx.store.all() if ctx.db_file.exists() else {}
     if as_json:
-        rows = [{**papers[p].to_dict(), "similarity": score} for p, score in related]
+        rows = [
+            {**papers[p].to_dict(), "title": title_of(papers[p], notes.get(papers[p].id)), "similarity": score}
+            for p, score in related
+        ]
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     if not related:
@@ -135,7 +140,8 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
     width = len(str(len(papers)))
     for position, score in related:
         other = papers[position]
-        click.echo(f"{score:.2f}  {other.index:>{width}}  {other.id}  {strip_control(other.title)}")
+        title = strip_control(title_of(other, notes.get(other.id)))
+        click.echo(f"{score:.2f}  {other.index:>{width}}  {other.id}  {title}")
 
 
 @click.command("merge")
