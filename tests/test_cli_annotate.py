@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from readlist.cli import cli
 from readlist.core.reader import read_papers
+from readlist.core.store import Store
 
 PAPERS = """Three papers for the tests
 
@@ -197,7 +198,7 @@ def test_missing_papers_are_listed_and_kept(run, tmp_path):
     assert len(listed(run)) == 2
 
 
-def test_title_prints_sets_and_clears_the_users_own_title(run):
+def test_title_prints_sets_and_clears_the_users_own_title(run, tmp_path):
     own = run("title", "#2").stdout.strip()
     assert own
     result = run("title", "#2", "My", "name  for", "it")
@@ -208,7 +209,13 @@ def test_title_prints_sets_and_clears_the_users_own_title(run):
     assert run("search", "title:name").stdout.split()[1] == "2"
     assert run("title", "#2", "--clear").exit_code == 0
     assert run("title", "#2").stdout.strip() == own
+    run("title", "#2", "X")
     run("title", "#2", *own.split())  # the paper's own title again: nothing of the user's to keep
     assert json.loads(run("list", "--json").stdout)[1]["title"] == own
+    stored = Store(tmp_path / "data" / "readlist.json").get(json.loads(run("list", "--json").stdout)[1]["id"])
+    assert stored.title is None  # no copy of the paper's own title
+    assert run("title", "#2").stdout.strip() == own
+    result = run("title", "#2", "a\x1b[31mred\x07 title")
+    assert "\x1b" not in run("list", "--json").stdout and "a[31mred title" in run("title", "#2").stdout
     result = run("title", "#2", "x", "--clear")
     assert result.exit_code == 2 and result.stderr.count("\n") == 1

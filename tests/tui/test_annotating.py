@@ -8,6 +8,7 @@ from pathlib import Path
 from readlist.core.store import Store
 from readlist.tui.screens.note import NoteScreen
 from readlist.tui.screens.tags import TagsScreen, parse_tags
+from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 
 from .conftest import make_app, screen_text, settle
@@ -313,3 +314,35 @@ async def test_a_title_dialog_cancelled_or_unchanged_writes_nothing(app, tmp_pat
         await settle(pilot)
         assert current(app)[1].title is None
     assert not (tmp_path / "db.json").exists() or Store(tmp_path / "db.json").get(current(app)[0].id).title is None
+
+
+async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.palette_titles is not None
+        related = app.related_index()
+        b = next(p for p in range(1, len(main.papers.papers)) if 0 in [q for q, _ in related.related(p, k=5)])
+        await pilot.press("T", "ctrl+u", *"My own name", "enter")  # paper 0, under the cursor
+        await settle(pilot)
+        assert app.palette_titles is None  # made again, with the new title, when the palette opens next
+        main.jump_to(b)
+        await settle(pilot)
+        await pilot.pause(0.4)  # related papers are looked up once the cursor rests
+        await settle(pilot)
+        options = main.query_one(RelatedList)
+
+        def labels() -> str:
+            return " | ".join(str(options.get_option_at_index(n).prompt) for n in range(options.option_count))
+
+        assert "My own name" in labels()  # paper 0 among paper b's related papers
+        await pilot.press("u")  # undo the title: paper b stays shown, its related list is relabelled
+        await settle(pilot)
+        assert main.current_paper is main.papers.papers[b]
+        assert "My own name" not in labels()
+        assert main.papers.papers[0].title[:30] in labels()

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..core.annotation import STATUSES, Annotation, normalize_tags, title_of
+from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ..core.editor import editor_command
 from ..core.paper import Paper
 from ..core.text import strip_control
@@ -142,17 +142,17 @@ def tag_command(ctx: Context, ref: str, changes: tuple[str, ...]) -> None:
 @click.option("--clear", is_flag=True, help="Go back to the paper's own title (the file's, or the derived one).")
 @click.pass_obj
 def title_command(ctx: Context, ref: str, words: tuple[str, ...], clear: bool) -> None:
-    """Print the title shown for a paper, or give it your own (the words after REF); --clear removes yours."""
+    """Print the title shown for a paper, or give it your own (the words after REF); --clear removes yours.
+
+    A title starting with "-" goes after "--": `readlist title #3 -- -Net revisited`.
+    """
     if clear and words:
         fail("give a title or --clear, not both")
     paper = ctx.paper(ref)
     if not words and not clear:
         click.echo(strip_control(title_of(paper, ctx.store.get(paper.id))))
         return
-    title = " ".join(" ".join(words).split())
-    if clear or title == paper.title:
-        title = ""  # the paper's own title needs no copy
-    _report(ctx, paper, ctx.store.update(paper, title=title or None))
+    _report(ctx, paper, ctx.store.update(paper, title=None if clear else own_title(paper, " ".join(words))))
 
 
 @click.command("undo")

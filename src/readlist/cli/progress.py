@@ -17,7 +17,7 @@ from ..core.stats import Stats, compute_stats, progress_bar
 from ..core.text import strip_control
 from ..core.title_cache import derive_all
 from .context import Context, fail
-from .search import titles_for
+from .search import annotations_of, titles_for
 
 BAR_WIDTH = 30
 _SPARKS = " ▁▂▃▄▅▆▇█"
@@ -126,7 +126,7 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
     from ..core.index_cache import load_or_build
 
     related = RelatedIndex(load_or_build(papers)).related(paper.index - 1, k=count)
-    notes = ctx.store.all() if ctx.db_file.exists() else {}
+    notes = annotations_of(ctx)
     if as_json:
         rows = [
             {**papers[p].to_dict(), "title": title_of(papers[p], notes.get(papers[p].id)), "similarity": score}

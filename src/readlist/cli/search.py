@@ -19,7 +19,7 @@ def titles_for(papers, query: str | None) -> None:
         derive_all(papers)
 
 
-def _annotations(ctx: Context) -> dict:
+def annotations_of(ctx: Context) -> dict:
     """The user's annotations, when there is a database (searching never creates one)."""
     if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
         return {}
@@ -68,7 +68,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
 
     text = " ".join(query)
     papers = ctx.paper_list.papers
-    annotations = _annotations(ctx)
+    annotations = annotations_of(ctx)
     titles_for(papers, text)
     result = load_or_build(papers).search(text, annotations, limit or None)
     if result.error:

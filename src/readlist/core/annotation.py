@@ -119,6 +119,13 @@ def snippet_of(text: str) -> str:
     return normalize_ws(strip_control(text))[:SNIPPET_CHARS]
 
 
+def own_title(paper: Any, text: str) -> str | None:
+    """What to store as the user's title when they type `text`: None for nothing, or for the paper's
+    own title (it needs no copy, and a copy would not follow a better derived title)."""
+    title = " ".join(text.split())
+    return None if title in ("", paper.title) else title
+
+
 def title_of(paper: Any, note: Any) -> str:
     """The user's title for the paper when they set one, else the file's or the derived one."""
     return getattr(note, "title", None) or paper.title

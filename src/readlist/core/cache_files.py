@@ -41,9 +41,12 @@ def prune(directory: Path, pattern: str, keep: int) -> None:
         files = sorted(directory.glob(pattern), key=lambda p: p.stat().st_mtime, reverse=True)
         for old in files[keep:]:
             old.unlink(missing_ok=True)
-        stale = time.time() - STALE_PART
-        for part in directory.glob(".part-*"):
-            if part.stat().st_mtime < stale:
-                part.unlink(missing_ok=True)
     except OSError:
         pass
+    stale = time.time() - STALE_PART
+    for part in directory.glob(".part-*"):
+        try:
+            if part.stat().st_mtime < stale:
+                part.unlink()
+        except OSError:  # gone meanwhile, or not ours to remove
+            pass

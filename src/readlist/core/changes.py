@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .annotation import EDITABLE, STATUSES, Annotation, Event, normalize_tags
+from .text import strip_control
 
 UNDO, REATTACH = "undo", "reattach"
 NOT_UNDOABLE = (UNDO, REATTACH)
@@ -59,7 +60,7 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
         elif key == "note":
             out[key] = str(value or "").rstrip()
         else:
-            title = " ".join(str(value).split()) if value is not None else ""
+            title = " ".join(strip_control(str(value)).split()) if value is not None else ""
             out[key] = title or None
     return out
 

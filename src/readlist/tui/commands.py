@@ -48,10 +48,13 @@ class PaperCommands(Provider):
 
     async def startup(self) -> None:
         if self.app.palette_titles is None:  # made again only when the user retitles a paper
-            papers, notes = self.app.papers.papers, self.app.store.all()
-            self.app.palette_titles = await asyncio.to_thread(
-                lambda: [safe(title_of(paper, notes.get(paper.id))) for paper in papers]
-            )
+            papers, store = self.app.papers.papers, self.app.store
+
+            def titles() -> list[str]:
+                notes = store.all()  # the store is locked: safe from this thread
+                return [safe(title_of(paper, notes.get(paper.id))) for paper in papers]
+
+            self.app.palette_titles = await asyncio.to_thread(titles)
         self.titles = self.app.palette_titles
 
     async def search(self, query: str) -> Hits:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from textual.app import SuspendNotSupported
 
+from ...core.annotation import own_title
 from ...core.editor import editor_command
 
 
@@ -128,9 +129,8 @@ class AnnotatingMixin:
         async def save(title: str | None) -> None:
             if title is None:
                 return
-            new = None if title in ("", paper.title) else title  # the paper's own title needs no copy
+            new = own_title(paper, title)
             if new != current and await self.app.write(lambda: self.app.store.update(paper, title=new)) is not None:
-                self.app.palette_titles = None  # the palette lists the titles shown
                 self.refresh_all()
 
         self.app.push_screen(TitleScreen(current or paper.title, paper.title), save)

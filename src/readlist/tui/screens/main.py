@@ -113,6 +113,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     def refresh_all(self) -> None:
         """Annotations changed: redraw rows, detail and counts."""
+        self.app.palette_titles = None  # a title may have changed (an edit, an undo, another process)
         self.query_one(PaperList).redraw()
         self.refresh_header()
         self.show_detail()
@@ -136,6 +137,9 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         detail.show(paper, self.look(paper, note), note.note, spans, keep_scroll=same)
         if not same:
             self.load_related(position)
+        elif detail.related_positions:  # a related paper's title may have changed
+            titles = [self.shown_title(self.papers.papers[pos]) for pos in detail.related_positions]
+            detail.relabel_related(titles)
 
     def empty_message(self) -> str:
         if not self.papers.papers:

@@ -97,6 +97,16 @@ class DetailPane(Vertical):
             layout=False,  # one fixed line
         )
 
+    @property
+    def related_positions(self) -> tuple[int, ...]:
+        return self._related[0]
+
+    def relabel_related(self, labels: Sequence[str]) -> None:
+        """The same related papers under new titles (a user's own title changed); nothing when unchanged."""
+        if tuple(labels) != self._related[1]:
+            self._related = (self._related[0], tuple(labels))
+            self._fill_related()
+
     def _fill_related(self) -> None:
         """One line per paper, cut to the pane's width (so five papers fit the box)."""
         related = self.query_one(RelatedList)
