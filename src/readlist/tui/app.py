@@ -43,7 +43,6 @@ class ReadlistApp(App):
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
-        self.search_index = None
         self.palette_titles: list[str] | None = None  # filled by the palette's paper provider on first use
         self._state_saved = False
         self._quit_anyway = False
@@ -103,7 +102,6 @@ class ReadlistApp(App):
     def index_ready(self, index) -> None:
         from ..core.related import RelatedIndex
 
-        self.search_index = index
         self._related = RelatedIndex(index)
         # Measure the papers' vectors now, off the UI thread, so the first related lookup is instant.
         self.run_worker(self._related.lengths, thread=True, group="related-build", exit_on_error=False)

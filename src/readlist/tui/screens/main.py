@@ -235,6 +235,9 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         if self.effective_query():
             self.refresh_view()
         self.app.index_ready(index)
+        position = self.query_one(PaperList).current
+        if position is not None:
+            self.load_related(position)  # the paper shown waited for the index to find its related papers
 
     # -- messages from widgets ----------------------------------------------------------------
     @on(SearchBar.Changed)

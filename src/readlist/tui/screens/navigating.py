@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import webbrowser
 
 from textual import work
@@ -141,11 +140,8 @@ class NavigatingMixin:
     def find_related(self, position: int) -> None:
         worker = get_current_worker()
         related = self.app.related_index()
-        while related is None and not worker.is_cancelled and len(self.papers.papers) > 1:
-            time.sleep(0.05)  # the search index is still being built or loaded
-            related = self.app.related_index()
         if worker.is_cancelled or related is None:
-            return
+            return  # no index yet: looked up again when it is ready (MainScreen.index_ready)
         found = related.related(position, k=5)
         for pos, _ in found:
             _ = self.papers.papers[pos].title  # derived here, off the UI thread
