@@ -13,7 +13,13 @@ from .context import Context, fail
 
 def titles_for(papers, query: str | None) -> None:
     """A `title:` search looks at every derived title: derive them all once (they are cached on disk)."""
-    if query and "title:" in query.lower():
+    from ..core.query import QueryError, parse
+
+    try:
+        terms = parse(query or "").terms
+    except QueryError:
+        return  # the search itself reports it
+    if any(term.kind == "title" for term in terms):
         from ..core.title_cache import derive_all
 
         derive_all(papers)
