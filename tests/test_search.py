@@ -387,3 +387,24 @@ def test_title_search_in_a_file_where_only_some_papers_have_a_title_line(derived
     assert full(index, "title:benchmark") == [1]
     assert full(index, 'title:"benchmark of table"') == [1]
     assert full(index, "title:hard") == []
+
+
+def test_each_annotation_is_folded_once_however_many_keystrokes(papers, monkeypatch):
+    from readlist.core import search_notes
+
+    index = SearchIndex.build(papers)
+    notes = {paper.id: Note(note=f"reading group {n}") for n, paper in enumerate(papers)}
+    folded = []
+    real = search_notes.Annotated.of.__func__
+
+    def counting(cls, annotation):
+        folded.append(annotation)
+        return real(cls, annotation)
+
+    monkeypatch.setattr(search_notes.Annotated, "of", classmethod(counting))
+    for query in ("r", "re", "rea", "reading", "reading gr"):
+        assert full(index, query, annotations=dict(notes))  # a fresh dict of the same objects, as the store gives
+    assert len(folded) == len(papers)
+    notes[papers[2].id] = Note(note="changed")  # the store makes a new object for a changed annotation
+    assert full(index, "changed", annotations=dict(notes)) == [2]
+    assert len(folded) == len(papers) + 1

@@ -72,6 +72,7 @@ class SearchIndex(FieldLookups):
         average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
         self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
         self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
+        self.annotated_by_object: dict = {}  # see search_eval.annotated_positions
         self._derived = None  # see derived_titles
         self._derived_lock = threading.Lock()
 

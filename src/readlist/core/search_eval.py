@@ -190,13 +190,28 @@ class Evaluation:
         return self.marks.terms([paper.title, paper.plain], ann.words if ann else ())
 
 
-def evaluate(index: SearchIndex, query: Query, annotations: Mapping[str, Any]) -> Evaluation:
+def annotated_positions(index: SearchIndex, annotations: Mapping[str, Any]) -> dict[int, Annotated]:
+    """The searchable part of each annotation, by paper position. Search runs on every keystroke with
+    the same annotation objects (the store rebuilds them only when its data changes): each is folded
+    once, and the previous call's results are kept by object, for as many annotations as there are."""
+    previous = index.annotated_by_object
+    kept: dict[int, tuple[Any, Annotated]] = {}
     annotated = {}
     for paper_id, annotation in annotations.items():
         pos = index.position_of_id.get(paper_id)
-        if pos is not None and annotation is not None:
-            annotated[pos] = Annotated.of(annotation)
-    evaluation = Evaluation(index, annotated)
+        if pos is None or annotation is None:
+            continue
+        hit = previous.get(id(annotation))
+        if hit is None or hit[0] is not annotation:
+            hit = (annotation, Annotated.of(annotation))
+        kept[id(annotation)] = hit
+        annotated[pos] = hit[1]
+    index.annotated_by_object = kept  # a whole new map: other threads still read the one they took
+    return annotated
+
+
+def evaluate(index: SearchIndex, query: Query, annotations: Mapping[str, Any]) -> Evaluation:
+    evaluation = Evaluation(index, annotated_positions(index, annotations))
     for term in query.terms:
         evaluation.add(term)
     evaluation.join_neighbours()

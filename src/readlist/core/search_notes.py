@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 from .matching import WordMatcher
@@ -23,15 +23,7 @@ class Annotated:
 
     @classmethod
     def of(cls, annotation: Any) -> Annotated:
-        """The searchable part of an annotation (an `Annotation`, or any object with its fields); the same
-        annotation is folded once, not on every query."""
-        try:
-            return _annotated(annotation)
-        except TypeError:  # not hashable
-            return cls._of(annotation)
-
-    @classmethod
-    def _of(cls, annotation: Any) -> Annotated:
+        """The searchable part of an annotation (an `Annotation`, or any object with its fields)."""
         note = getattr(annotation, "note", "") or ""
         tags = tuple(fold(str(tag)) for tag in (getattr(annotation, "tags", ()) or ()))
         return cls(
@@ -45,11 +37,6 @@ class Annotated:
     @cached_property
     def words(self) -> tuple[str, ...]:
         return self.note_words + self.title_words + tuple(word for tag in self.tags for word in split_words(tag))
-
-
-@lru_cache(maxsize=1 << 16)
-def _annotated(annotation: Any) -> Annotated:
-    return Annotated._of(annotation)
 
 
 def note_hits(
