@@ -51,6 +51,7 @@ class Store:
         self._paper_ids: frozenset[str] | None = None
         self._file = DatabaseFile(self.path, self._now, self._lock)
         self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every annotation)
+        self._counts: tuple[int, Container[str], tuple[int, int, int]] | None = None  # (revision, papers, counts)
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
 
     @property
@@ -82,16 +83,21 @@ class Store:
             return dict(self._all[1])
 
     def counts(self, paper_ids: Container[str]) -> tuple[int, int, int]:
-        """(read, reading, starred) over the annotations of these papers, read straight from the documents
-        (the header shows this after every change, so it avoids building an Annotation per paper)."""
-        read = reading = starred = 0
+        """(read, reading, starred) over the annotations of these papers, read straight from the documents;
+        counted once per change (the header asks after every search result too)."""
         with self._lock:
+            revision = self._file.revision
+            cached = self._counts
+            if cached is not None and cached[0] == revision and cached[1] is paper_ids:
+                return cached[2]
+            read = reading = starred = 0
             for doc in self._file.doc_values():
                 if doc.get("id") in paper_ids:
                     status = doc.get("status")
                     read += status == "read"
                     reading += status == "reading"
                     starred += bool(doc.get("starred"))
+            self._counts = (revision, paper_ids, (read, reading, starred))
         return read, reading, starred
 
     def events(self, limit: int | None = None) -> list[Event]:
