@@ -47,7 +47,7 @@ class PaperCommands(Provider):
     """Jump to any paper by a fuzzy match on its title (rapidfuzz, so 100k titles stay quick)."""
 
     async def startup(self) -> None:
-        if self.app.palette_titles is None:  # made again only when the user retitles a paper
+        if self.app.palette_titles is None:  # made again after any change to the annotations (a title may have)
             papers, store = self.app.papers.papers, self.app.store
 
             def titles() -> list[str]:

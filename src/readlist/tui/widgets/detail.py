@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...core.annotation import title_of
 from ...core.paper import Paper
 from ...core.text import hashtags, strip_control
 from ..display import row_marks, safe
@@ -28,7 +29,7 @@ class RelatedList(OptionList):
 def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> Text:
     """Everything about one paper as a single literal Text (never parsed as markup)."""
     text = Text()
-    text.append(safe(look.title or paper.title), "bold")
+    text.append(safe(title_of(paper, look)), "bold")
     text.append("\n")
     _, mark, _ = row_marks(look.starred, look.status)
     text.append(f"#{paper.index} · {paper.id}", "dim")

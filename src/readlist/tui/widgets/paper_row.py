@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from rich.style import Style
 from rich.text import Text
 
+from ...core.annotation import title_of
 from ...core.paper import Paper
 from ...core.text import hashtags
 from ..display import row_marks, safe
@@ -31,7 +32,7 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
     text.append(star, style_of("star"))
     text.append(status, style_of(status_class))
     text.append(" ")
-    title = safe(look.title or paper.title)
+    title = safe(title_of(paper, look))
     tags = ("  " + hashtags(look.tags)) if look.tags else ""
     room = max(width - 4 - min(len(tags), width // 3), 8)
     shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
