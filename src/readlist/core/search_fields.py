@@ -53,8 +53,11 @@ class FieldLookups:
     def shown_title(self, position: int) -> tuple[str, frozenset[str]]:
         """A paper's title as the list shows it (the file's title line, else the derived title), folded
         for matching, and its word stems."""
-        folded = index_form(self.papers[position].title)
+        folded = self.shown_folded(position)
         return folded, frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
+
+    def shown_folded(self, position: int) -> str:
+        return index_form(self.papers[position].title)
 
     def derived_titles(self) -> dict[str, array] | None:
         """Stem -> the papers without a title line whose derived title holds it; None until every derived
@@ -173,5 +176,5 @@ class FieldLookups:
         return {
             doc
             for doc in pool or ()
-            if found(title_source(papers[doc]) if papers[doc].file_title else self.shown_title(doc)[0])
+            if found(title_source(papers[doc]) if papers[doc].file_title else self.shown_folded(doc))
         }
