@@ -408,3 +408,21 @@ def test_each_annotation_is_folded_once_however_many_keystrokes(papers, monkeypa
     notes[papers[2].id] = Note(note="changed")  # the store makes a new object for a changed annotation
     assert full(index, "changed", annotations=dict(notes)) == [2]
     assert len(folded) == len(papers) + 1
+
+
+def test_a_title_search_deriving_titles_stops_when_its_caller_gives_up():
+    import threading
+
+    from readlist.core.search import BuildCancelled
+
+    papers = make([f"We propose Model{n}, a method for graphs of size {n}. It works well." for n in range(200)])
+    index = SearchIndex.build(papers)
+    assert index.derived_titles() is None  # no title derived yet
+    gave_up = threading.Event()
+    gave_up.set()
+    with pytest.raises(BuildCancelled):
+        index.search("title:graphs", cancelled=gave_up)
+    with pytest.raises(BuildCancelled):
+        index.search('title:"method for graphs"', cancelled=gave_up)
+    assert len(full(index, "title:graphs", cancelled=threading.Event())) == 200
+    assert full(index, "graphs", cancelled=gave_up)  # no title to derive: nothing to give up

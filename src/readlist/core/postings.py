@@ -22,7 +22,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 class BuildCancelled(Exception):
-    """The caller abandoned an index build (its `cancelled` event was set)."""
+    """The caller abandoned an index build, or a search (its `cancelled` event was set)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -169,9 +169,16 @@ class SearchIndex(FieldLookups):
     # -- searching ------------------------------------------------------------------------
 
     def search(
-        self, query: str, annotations: Mapping[str, Any] | None = None, limit: int | None = None
+        self,
+        query: str,
+        annotations: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        cancelled: threading.Event | None = None,
     ) -> SearchResult:
-        """Rank the papers for a query. Never raises for any query string: problems come back in `error`."""
+        """Rank the papers for a query. Never raises for any query string: problems come back in `error`.
+
+        Raises BuildCancelled if `cancelled` is set while titles are being derived for a `title:` term.
+        """
         try:
             parsed = parse(query)
         except QueryError as exc:
@@ -181,7 +188,7 @@ class SearchIndex(FieldLookups):
         if parsed.blank:
             positions = range(len(self.papers))
             return SearchResult(query, positions[:limit], [0.0] * len(positions[:limit]), len(positions[:limit]))
-        evaluation = evaluate(self, parsed, annotations or {})
+        evaluation = evaluate(self, parsed, annotations or {}, cancelled)
         positions, scores, full = evaluation.ranked()
         if limit is not None:
             positions, scores, full = positions[:limit], scores[:limit], min(full, limit)

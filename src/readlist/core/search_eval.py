@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import reduce
@@ -39,6 +40,7 @@ class Evaluation:
     scoring: list[Scoring] = field(default_factory=list)
     marks: Highlighter = field(default_factory=Highlighter)
     free: list[tuple[WordMatcher, Scoring]] = field(default_factory=list)  # the free words, in order
+    cancelled: threading.Event | None = None  # title: before every title is derived may take seconds
 
     # -- sets of papers ---------------------------------------------------------------------
 
@@ -48,13 +50,13 @@ class Evaluation:
             if term.negated:
                 exact = matcher.exact
                 variants = index.expand(exact)
-                found = index.docs(variants, title_only, exact)
+                found = index.docs(variants, title_only, exact, self.cancelled)
                 if title_only:
                     found = self._own_titles(found)
                 self.excluded |= found | set(note_hits(self.annotated, exact, title_only=title_only))
                 continue
             variants = index.expand(matcher)
-            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only, matcher)
+            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only, matcher, self.cancelled)
             if title_only:
                 docs = self._own_titles(docs)
             hits = note_hits(self.annotated, matcher, title_only=title_only)
@@ -103,7 +105,7 @@ class Evaluation:
             return self.add_words(single, title_only)
         docs = note_phrase(self.annotated, words, note=not title_only, title=not note_only)
         if not note_only:
-            found = self.index.phrase_docs(list(words), title_only)
+            found = self.index.phrase_docs(list(words), title_only, cancelled=self.cancelled)
             if title_only:
                 found = self._own_titles(found)
             docs |= found
@@ -210,8 +212,10 @@ def annotated_positions(index: SearchIndex, annotations: Mapping[str, Any]) -> d
     return annotated
 
 
-def evaluate(index: SearchIndex, query: Query, annotations: Mapping[str, Any]) -> Evaluation:
-    evaluation = Evaluation(index, annotated_positions(index, annotations))
+def evaluate(
+    index: SearchIndex, query: Query, annotations: Mapping[str, Any], cancelled: threading.Event | None = None
+) -> Evaluation:
+    evaluation = Evaluation(index, annotated_positions(index, annotations), cancelled=cancelled)
     for term in query.terms:
         evaluation.add(term)
     evaluation.join_neighbours()

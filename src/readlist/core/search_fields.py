@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .matching import EXACT, FAINT, WordMatcher
 from .paper import Paper
-from .postings import IndexData, title_source
+from .postings import BuildCancelled, IndexData, title_source
 from .title_cache import complete
 from .tokens import STOPWORDS, index_form, phrase_finder, split_words, stem
 
@@ -38,11 +38,15 @@ class FieldLookups:
         return sum(1 for paper in self.papers if paper.file_title)
 
     def docs(
-        self, variants: Mapping[int, float], title_only: bool = False, matcher: WordMatcher | None = None
+        self,
+        variants: Mapping[int, float],
+        title_only: bool = False,
+        matcher: WordMatcher | None = None,
+        cancelled: threading.Event | None = None,
     ) -> set[int]:
         """Papers holding one of the terms; with `title_only`, in the title shown (see `title_docs`)."""
         if title_only:
-            return self.title_docs(variants, matcher)
+            return self.title_docs(variants, matcher, cancelled)
         body, title = self.data.body, self.data.title
         out: set[int] = set()
         for tid in variants:
@@ -79,7 +83,12 @@ class FieldLookups:
                     self._derived = found
         return self._derived
 
-    def title_docs(self, variants: Mapping[int, float], matcher: WordMatcher | None = None) -> set[int]:
+    def title_docs(
+        self,
+        variants: Mapping[int, float],
+        matcher: WordMatcher | None = None,
+        cancelled: threading.Event | None = None,
+    ) -> set[int]:
         """Papers whose title as shown holds one of the terms; `matcher` judges the words only a derived
         title holds ("exploiting" where the abstract says "exploits")."""
         title, papers, terms = self.data.title, self.papers, self.data.terms
@@ -98,18 +107,21 @@ class FieldLookups:
                     if term not in self.term_ids and matcher.weight(term) > FAINT:
                         out.update(docs)
             return out
-        return out | self._derive_and_check(variants, matcher)
+        return out | self._derive_and_check(variants, matcher, cancelled)
 
-    def _derive_and_check(self, variants: Mapping[int, float], matcher: WordMatcher | None) -> set[int]:
+    def _derive_and_check(
+        self, variants: Mapping[int, float], matcher: WordMatcher | None, cancelled: threading.Event | None
+    ) -> set[int]:
         """Before every title is derived: the papers whose abstract holds a term (a derived title is made of
-        the abstract's words), checked one by one."""
+        the abstract's words), checked one by one; raises BuildCancelled if `cancelled` is set meanwhile."""
         body, papers, terms = self.data.body, self.papers, self.data.terms
         wanted = {terms[tid]: weight for tid, weight in variants.items()}
         pool: set[int] = set()
         for tid in variants:
             pool.update(body.docs_of(tid))
         out = set()
-        for doc in pool:
+        for n, doc in enumerate(pool):
+            _check(cancelled, n)
             if papers[doc].file_title:
                 continue
             for term in self.shown_title(doc)[1]:
@@ -133,10 +145,12 @@ class FieldLookups:
                 out.append((head, tail))
         return out
 
-    def phrase_docs(self, words: list[str], title_only: bool, most: int | None = None) -> set[int]:
+    def phrase_docs(
+        self, words: list[str], title_only: bool, most: int | None = None, cancelled: threading.Event | None = None
+    ) -> set[int]:
         """Papers whose title as shown (or abstract) has these folded words in a row (plurals allowed)."""
         if title_only:
-            return self._title_phrase_docs(words)
+            return self._title_phrase_docs(words, cancelled)
         keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
         if not keys or None in keys:
             return set()
@@ -155,7 +169,7 @@ class FieldLookups:
                 out.add(doc)
         return out
 
-    def _title_phrase_docs(self, words: list[str]) -> set[int]:
+    def _title_phrase_docs(self, words: list[str], cancelled: threading.Event | None) -> set[int]:
         title, body, papers = self.data.title, self.data.body, self.papers
         derived = self.derived_titles() if self.titled < len(papers) else {}
         pool: set[int] | None = None
@@ -173,8 +187,15 @@ class FieldLookups:
                 docs.update(doc for doc in body.docs_of(tid) if not papers[doc].file_title)
             pool = docs if pool is None else pool & docs
         found = phrase_finder(words)
-        return {
-            doc
-            for doc in pool or ()
-            if found(title_source(papers[doc]) if papers[doc].file_title else self.shown_folded(doc))
-        }
+        out = set()
+        for n, doc in enumerate(pool or ()):
+            _check(cancelled, n)
+            if found(title_source(papers[doc]) if papers[doc].file_title else self.shown_folded(doc)):
+                out.add(doc)
+        return out
+
+
+def _check(cancelled: threading.Event | None, n: int) -> None:
+    """Every 64 papers checked (a title derived on the way costs 0.1 ms): stop if the caller gave up."""
+    if cancelled is not None and not n & 63 and cancelled.is_set():
+        raise BuildCancelled

@@ -182,8 +182,14 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, text: str) -> None:
-        result = self.index.search(text, self.app.store.all())
-        if not get_current_worker().is_cancelled:
+        from ...core.search import BuildCancelled
+
+        worker = get_current_worker()
+        try:
+            result = self.index.search(text, self.app.store.all(), cancelled=worker.cancelled_event)
+        except BuildCancelled:  # a newer query took over while titles were being derived
+            return
+        if not worker.is_cancelled:
             self.deliver(self.apply_result, text, result)
 
     def apply_result(self, text: str, result) -> None:
