@@ -166,7 +166,7 @@ def test_damaged_database_is_reported_on_stderr_in_one_line(run):
 
 
 def test_failed_save_fails_the_command(run, monkeypatch):
-    from readlist.core import atomic_storage
+    from readlist.core import atomic_files as atomic_storage
 
     def replace(src, dst):
         raise OSError(28, "No space left on device")

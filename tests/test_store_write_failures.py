@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from readlist.core import atomic_storage
+from readlist.core import atomic_files as atomic_storage
 from readlist.core.database import DatabaseFile
 from readlist.core.paper import Paper
 from readlist.core.store import Store

@@ -86,7 +86,7 @@ def test_partial_files_left_by_a_crash_are_pruned_when_old(tmp_path):
     import os
     import time
 
-    old, new = tmp_path / ".part-old", tmp_path / ".part-new"
+    old, new = tmp_path / ".abc.json.x1.tmp", tmp_path / ".abc.json.x2.tmp"
     old.write_text("half")
     new.write_text("being written")
     os.utime(old, (time.time() - 7200, time.time() - 7200))

@@ -121,7 +121,7 @@ def full_disk(*args, **kwargs):
 
 async def star_with_a_full_disk(app, pilot, monkeypatch):
     """Star the first paper while every atomic replace of the database fails; returns the real replace."""
-    import readlist.core.atomic_storage as storage
+    import readlist.core.atomic_files as storage
 
     real_replace = storage.os.replace
     await settle(pilot)

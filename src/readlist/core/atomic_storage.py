@@ -1,4 +1,4 @@
-"""A TinyDB storage that never leaves a half-written file, and the atomic write it is built on.
+"""A TinyDB storage that never leaves a half-written file (writing through `atomic_files`).
 
 TinyDB's JSONStorage rewrites its file in place (seek, write, truncate) through a long-lived handle;
 a crash in the middle leaves a broken file. Here every write serialises the whole database, writes
@@ -14,103 +14,12 @@ for the first write after opening too.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 from tinydb.storages import Storage
 
+from .atomic_files import Signature, atomic_write_bytes, signature
 from .db_format import ANNOTATIONS, EVENTS, DocLines, doc_line, layout
-
-FILE_MODE = 0o600
-DIR_MODE = 0o700
-TEMP_SUFFIX = ".tmp"
-
-Signature = tuple[int, int, int, int] | None
-
-
-def signature(path: Path) -> Signature:
-    """(inode, size, mtime, ctime) of a file, None when it does not exist."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
-
-
-def ensure_dir(directory: Path) -> None:
-    if not directory.is_dir():
-        directory.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
-
-
-def temp_prefix(path: Path) -> str:
-    return f".{path.name}."
-
-
-def atomic_write_bytes(
-    path: Path, data: bytes, *, mode: int = FILE_MODE, overwrite: bool = True, make_dir: bool = True
-) -> None:
-    """Write `path` so that a crash leaves either the old file or the new one, never half of it.
-
-    Without `overwrite`, FileExistsError is raised if the file exists, also when it appears while writing.
-    """
-    directory = path.parent
-    if make_dir:
-        ensure_dir(directory)
-    fd, tmp = tempfile.mkstemp(dir=directory, prefix=temp_prefix(path), suffix=TEMP_SUFFIX)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        if overwrite:
-            os.replace(tmp, path)
-        else:
-            _publish_new(tmp, path)
-    finally:
-        if os.path.lexists(tmp):
-            os.unlink(tmp)
-    fsync_dir(directory)
-
-
-def _publish_new(tmp: str, path: Path) -> None:
-    try:
-        os.link(tmp, path)  # fails if the file appeared meanwhile
-    except FileExistsError:
-        raise
-    except OSError:
-        if os.path.lexists(path):
-            raise FileExistsError(path) from None
-        os.replace(tmp, path)  # file systems without hard links
-
-
-def fsync_dir(directory: Path) -> None:
-    try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # some platforms cannot open a directory; the rename is still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def remove_stale_temps(path: Path) -> None:
-    """Temp files left by a writer that was killed. Call only while holding the database lock."""
-    prefix = temp_prefix(path)
-    try:
-        names = os.listdir(path.parent)
-    except OSError:
-        return
-    for name in names:
-        if name.startswith(prefix) and name.endswith(TEMP_SUFFIX):
-            try:
-                os.unlink(path.parent / name)
-            except OSError:
-                pass
 
 
 class AtomicJSONStorage(Storage):

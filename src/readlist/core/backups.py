@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from .atomic_storage import atomic_write_bytes
+from .atomic_files import atomic_write_bytes
 
 KEEP = 5
 INTERVAL = timedelta(hours=1)

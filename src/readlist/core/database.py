@@ -28,7 +28,8 @@ from tinydb import TinyDB
 
 from . import backups, log_compaction
 from .annotation import Annotation
-from .atomic_storage import AtomicJSONStorage, atomic_write_bytes, ensure_dir, remove_stale_temps, signature
+from .atomic_files import atomic_write_bytes, ensure_dir, remove_stale_temps, signature
+from .atomic_storage import AtomicJSONStorage
 from .changes import Change
 from .db_format import (
     ANNOTATIONS,

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .annotation import title_of
-from .atomic_storage import atomic_write_bytes
+from .atomic_files import atomic_write_bytes
 from .paper import Paper
 from .search import QueryError, SearchIndex
 from .text import strip_control
