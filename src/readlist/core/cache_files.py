@@ -6,11 +6,13 @@ to a crash only costs the next run the time to rebuild it.
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
 from .atomic_files import TEMP_SUFFIX, atomic_write_bytes
+from .paper import Paper
 
 STALE_TEMP = 3600  # seconds: a temporary file this old was left by a crash, not being written now
 
@@ -19,6 +21,15 @@ def cache_dir(name: str) -> Path:
     from platformdirs import user_cache_path
 
     return user_cache_path("readlist") / name
+
+
+def papers_key(header: str, papers: Iterable[Paper]) -> str:
+    """A cache file's name: `header` (what the file holds, in which version) and the papers' content,
+    their ids (hashes of each paragraph) and where their titles came from."""
+    digest = hashlib.blake2b(f"{header}\n".encode(), digest_size=16)
+    for paper in papers:
+        digest.update(f"{paper.id}{'t' if paper.file_title else ''}\n".encode())
+    return digest.hexdigest()
 
 
 def write_atomic(path: Path, chunks: Iterable[bytes | memoryview]) -> None:

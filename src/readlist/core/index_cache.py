@@ -6,14 +6,13 @@ A missing, stale or damaged file is ignored and rebuilt; writing is atomic and b
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
 
-from .cache_files import cache_dir, prune, write_atomic
+from .cache_files import cache_dir, papers_key, prune, write_atomic
 from .paper import Paper
 from .postings import IndexData, Postings, build_data
 from .search import SearchIndex
@@ -31,11 +30,7 @@ def default_dir() -> Path:
 
 
 def content_key(papers: Sequence[Paper]) -> str:
-    """Names the papers' content: their ids (hashes of each paragraph) and where titles came from."""
-    digest = hashlib.blake2b(f"format {FORMAT} tokens {TOKENS_VERSION}\n".encode(), digest_size=16)
-    for paper in papers:
-        digest.update(f"{paper.id}{'t' if paper.file_title else ''}\n".encode())
-    return digest.hexdigest()
+    return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION}", papers)
 
 
 def _arrays(data: IndexData) -> dict[str, array]:

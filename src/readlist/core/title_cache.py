@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 
-from .cache_files import cache_dir, prune, write_atomic
+from .cache_files import cache_dir, papers_key, prune, write_atomic
 from .paper import Paper
 
 FORMAT = 1
@@ -53,10 +53,7 @@ def content_key(papers: Sequence[Paper]) -> str:
     last = _last_key
     if last is not None and last[0] is papers:
         return last[1]
-    digest = hashlib.blake2b(f"titles {FORMAT} {rules_digest()}\n".encode(), digest_size=16)
-    for paper in papers:
-        digest.update(f"{paper.id}{'t' if paper.file_title else ''}\n".encode())
-    key = digest.hexdigest()
+    key = papers_key(f"titles {FORMAT} {rules_digest()}", papers)
     if isinstance(papers, tuple):  # immutable: the same object always holds the same papers
         _last_key = (papers, key)
     return key
