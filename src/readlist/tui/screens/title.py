@@ -28,7 +28,7 @@ class TitleScreen(ModalScreen[str | None]):
             yield Static("Enter save · empty: the paper's own title · Esc cancel", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(" ".join(event.value.split()))
+        self.dismiss(event.value)  # annotation.own_title decides what is kept
 
     def action_cancel(self) -> None:
         self.dismiss(None)
