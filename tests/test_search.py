@@ -73,6 +73,28 @@ def test_two_typos_only_from_eight_letters(index):
     assert full(index, "nod ") == []  # 3 letters: no typo allowed ("node" is not "nod")
 
 
+@pytest.mark.parametrize(
+    "typo, paper",
+    [
+        ("wnis ", 0),  # a swap that leaves no plural for the stemmer to see: "wins" is "win"
+        ("seriez ", 1),  # the plural ending itself mistyped: "series"
+        ("antibodiej ", 2),  # "antibodies"
+        ("genreative ", 3),  # not a word, though its root "genr" is: "generative" first
+    ],
+)
+def test_a_typo_in_a_plural_or_near_a_real_root_still_finds_the_word(typo, paper):
+    texts = [
+        "The agent wins every game of chess it plays against humans.",
+        "Forecasting time series with state space models.",
+        "Designing antibodies with protein language models.",
+        "Generative models of images, learnt from a large data set.",
+        "A study of film genre classification.",
+    ]
+    result = SearchIndex.build(make(texts)).search(typo)
+    assert list(result.positions[: result.full_matches])[:1] == [paper]  # "genre" may follow "generative"
+    assert result.spans(texts[paper])  # and the word is highlighted
+
+
 def test_last_word_is_a_prefix_while_typing(index):
     assert full(index, "diffusion prot") == [6]
     assert full(index, "diffusion prot ") == []

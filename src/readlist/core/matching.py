@@ -52,6 +52,23 @@ class WordMatcher:
     def root(self) -> str:
         return root(self.stem)
 
+    def typo_starts(self) -> list[tuple[str, int]]:
+        """Readings of a word that is not in the index to look for typo variants from, each with the typos it
+        already assumes. A typo near the end can hide a plural from the stemmer: "wnis" is "win" (as "wni")
+        and "seriez" is "sery" (series) with one typo, "antibodiej" is "antibody"."""
+        word, starts = self.word, {self.stem: 0}
+        if word != self.stem:
+            starts.setdefault(word, 0)
+        if word.endswith("s") and len(word) >= 4:
+            starts.setdefault(word[:-1], 0)
+        for size in (2, 3, 4):
+            tail = word[-size:]
+            if len(word) - size >= 3:
+                cost = OSA.distance(tail, "ies", score_cutoff=1)
+                if cost <= min(1, self.typos):
+                    starts.setdefault(word[:-size] + "y", cost)
+        return list(starts.items())
+
     def weight(self, term: str) -> float:
         """How well an index term (a stemmed folded word) matches; 0.0 for no match."""
         if term == self.stem:
@@ -75,7 +92,7 @@ class WordMatcher:
         if self.family:
             for term in family(self.stem, terms):
                 found.setdefault(term, FAMILY)
-        real = bool(found)
+        real = self.stem in found  # a word not in the index whose root is (genreative: genre) may be a typo
         if self.prefix:
             lo = bisect_left(terms, self.word)
             hi = bisect_left(terms, self.word + "\U0010ffff")
@@ -85,26 +102,32 @@ class WordMatcher:
             for term in completions:
                 found[term] = PREFIX
         if self.typos:
-            near: list[tuple[int, str]] = []
-            for length in range(len(self.stem) - self.typos, len(self.stem) + self.typos + 1):
-                bucket = by_length.get(length)
-                if bucket:  # one small call per length: other threads get the interpreter in between
-                    hits = process.extract(self.stem, bucket, scorer=OSA.distance, score_cutoff=self.typos, limit=None)
-                    near.extend((distance, term) for term, distance, _ in hits if distance)
-            near.sort(key=lambda hit: (hit[0], -df(hit[1]), hit[1]))
+            closest_to: dict[str, int] = {}
+            for start, cost in [(self.stem, 0)] if real else self.typo_starts():
+                budget = self.typos - cost
+                for length in range(len(start) - budget, len(start) + budget + 1):
+                    bucket = by_length.get(length)
+                    if bucket:  # one small call per length: other threads get the interpreter in between
+                        hits = process.extract(start, bucket, scorer=OSA.distance, score_cutoff=budget, limit=None)
+                        for term, distance, _ in hits:
+                            if distance + cost and term != self.stem:
+                                closest_to[term] = min(closest_to.get(term, 99), distance + cost)
+            near = sorted(((d, term) for term, d in closest_to.items()), key=lambda hit: (hit[0], -df(hit[1]), hit[1]))
             near = near[:MAX_FUZZY_TERMS]
             if real:
                 seen = max(df(term) for term, weight in found.items() if weight != PREFIX)
                 common = OUTNUMBER * seen if seen <= HAPAX else 1 << 62
                 for distance, term in near:
                     found.setdefault(term, typo_weight(distance) if df(term) >= common else FAINT)
-            elif found:  # completions of a word being typed come before its typo variants
+            elif PREFIX in found.values():  # completions of a word being typed come before its typo variants
                 for distance, term in near:
                     found.setdefault(term, typo_weight(distance))
             elif near:
                 closest = near[0][0]
+                if closest == 1:  # one letter from a real word, its own family is a guess ("genreative", "genre")
+                    found.update(dict.fromkeys(found, ONE_TYPO))
                 for distance, term in near:
-                    found.setdefault(term, NEAREST if distance == closest else typo_weight(distance))
+                    found[term] = max(found.get(term, 0.0), NEAREST if distance == closest else typo_weight(distance))
                 if self.family:
                     for _, term in near[:MAX_FAMILY_OF_NEAREST]:
                         if found[term] == NEAREST:

@@ -76,6 +76,7 @@ class Evaluation:
                 self.free.append((matcher, scoring))
             self.scoring.append(scoring)
             self.marks.words.append(matcher)
+            self.marks.stems.update(index.data.terms[tid] for tid, weight in variants.items() if weight > FAINT)
 
     def _own_titles(self, docs: set[int]) -> set[int]:
         """Papers the user gave a title of their own are judged by it, not by the one it replaces."""

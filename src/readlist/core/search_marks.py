@@ -13,6 +13,7 @@ from .tokens import fold, stem, word_spans
 class Highlighter:
     words: list[WordMatcher] = field(default_factory=list)
     phrases: list[tuple[str, ...]] = field(default_factory=list)  # also words read as two ("multi user")
+    stems: set[str] = field(default_factory=set)  # index terms the words matched ("win" for "wnis")
     _memo: dict[str, bool] = field(default_factory=dict)
 
     def hit(self, word: str) -> bool:
@@ -20,7 +21,7 @@ class Highlighter:
         hit = self._memo.get(word)
         if hit is None:
             term = stem(word)
-            hit = self._memo[word] = any(m.weight(term) for m in self.words)
+            hit = self._memo[word] = term in self.stems or any(m.weight(term) for m in self.words)
         return hit
 
     def spans(self, text: str) -> list[tuple[int, int]]:
