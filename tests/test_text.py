@@ -23,6 +23,8 @@ from readlist.core.text import find_urls, normalize_ws, paper_id, strip_control,
         ("both pre- and post-training", "both pre- and post-training"),
         ("line one\nline two", "line one line two"),
         (r"runs in $\mathcal{O}(\log n)$ time", "runs in 𝒪(log n) time"),
+        ("Large Language Models~(LLMs) and e.g.~the rest", "Large Language Models (LLMs) and e.g. the rest"),  # ties
+        ("about ~10% of users", "about ~10% of users"),  # a tilde that is not a tie stays
     ],
 )
 def test_plain_form(text, plain):

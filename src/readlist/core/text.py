@@ -28,6 +28,7 @@ _MD_CODE = re.compile(r"`([^`\n]+)`")
 # A line-break hyphen: "wit- nessed". Kept when the next word joins a list ("pre- and post-").
 _BREAK_HYPHEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
 _HYPHEN_KEEP = frozenset({"and", "or", "nor", "to", "vs", "versus", "as", "but", "with", "than"})
+_TIE = re.compile(r"(?<=[\w.,;:)}])~(?=[(\\$A-Za-z])")
 
 _EXTRA_TEXT_MACROS = (
     "texttt",
@@ -174,6 +175,8 @@ def to_plain(text: str) -> str:
     # Keep links out of the LaTeX and Markdown passes (underscores and tildes are common in them).
     for n, url in enumerate(urls):
         text = text.replace(url, f"\x00{n}\x00")
+    if "~" in text:  # LaTeX's tie: "Models~(LLMs)", "work~\cite{x}" (links are set aside above)
+        text = _TIE.sub(" ", text)
     text = strip_markdown(latex_to_text(text))
     if "{" in text:
         text = unwrap_word_braces(text)

@@ -69,7 +69,7 @@ def index_form(text: str) -> str:
     return fold(repair_hyphens(text))
 
 
-TOKENS_VERSION = 2  # part of the search index cache's key: bump when folding, splitting or stemming changes
+TOKENS_VERSION = 3  # part of the search index cache's key: bump when folding, splitting or stemming changes
 _SINGULAR_E = frozenset({"caches", "niches", "headaches", "avalanches", "psyches", "moustaches"})
 
 
