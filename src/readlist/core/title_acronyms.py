@@ -17,7 +17,7 @@ NAME_PHRASE = re.compile(
     r"(?: (?:[A-Z0-9][\w+'’\-²³]*|v\d[\w.]*|of|for|and|the|in|on|with|to|a|via|from|as|is|"
     r"not|all|you|or|vs\.?|at|by|my|your|it|no|more|than|what|do|does|can|&)){0,6}"
 )
-ACRONYM_PAREN = re.compile(r" \(([A-Za-z0-9][A-Za-z0-9+\-²³]*)(?:s)?\)")
+ACRONYM_PAREN = re.compile(r" ?\(([A-Za-z0-9][A-Za-z0-9+\-²³]*)(?:s)?\)")
 _HAS_UPPER_INSIDE = re.compile(r".[A-Z]")
 _FAMILY = re.compile(
     r"(?:Qwen|LLaMA|Llama|GPT|Gemini|Gemma|Claude|Mistral|Mixtral|DeepSeek|Phi|Falcon|Vicuna|T5)[\d.]*(?:-|$)"
