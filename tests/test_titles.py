@@ -71,6 +71,10 @@ NO_CLAIM = (
 
 def _is_clean(title: str) -> bool:
     return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in title)
+UNSPACED = (
+    "Multimodal intent recognition is hard. This paper presents a novel Wavelet-Driven Multimodal Intent "
+    "Recognition(WDMIR) framework that enhances intent understanding through frequency-domain analysis."
+)
 
 
 @pytest.mark.parametrize(
@@ -82,6 +86,7 @@ def _is_clean(title: str) -> bool:
         (POISONBENCH, "PoisonBench: Benchmark for evaluating large language models"),
         (RLEDIT, "RLEdit: RL-based editing method"),
         (CALLED, "QuickSeek: "),
+        (UNSPACED, "WDMIR: Wavelet-Driven Multimodal Intent Recognition"),
     ],
 )
 def test_title_leads_with_the_papers_own_name(plain, start):
