@@ -71,6 +71,16 @@ NO_CLAIM = (
 
 def _is_clean(title: str) -> bool:
     return not any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") for ch in title)
+
+
+QUOTED = (
+    "Small datasets make offline reinforcement learning overfit. To address this challenge, we introduce "
+    '"Sparse-Reg": a regularization technique based on sparsity to mitigate overfitting in offline RL.'
+)
+CALLED_LAST = (
+    "Training in low precision is hard. We design an optimal technique in terms of accuracy-vs-computation, "
+    "called Quartet. We implement Quartet using optimized CUDA kernels."
+)
 UNSPACED = (
     "Multimodal intent recognition is hard. This paper presents a novel Wavelet-Driven Multimodal Intent "
     "Recognition(WDMIR) framework that enhances intent understanding through frequency-domain analysis."
@@ -87,6 +97,8 @@ UNSPACED = (
         (RLEDIT, "RLEdit: RL-based editing method"),
         (CALLED, "QuickSeek: "),
         (UNSPACED, "WDMIR: Wavelet-Driven Multimodal Intent Recognition"),
+        (QUOTED, "Sparse-Reg: Regularization technique based on sparsity"),
+        (CALLED_LAST, "Quartet: "),
     ],
 )
 def test_title_leads_with_the_papers_own_name(plain, start):

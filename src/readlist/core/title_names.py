@@ -31,6 +31,7 @@ _DESCRIPTOR = re.compile(
 )
 _CALLED = re.compile(r",? (?:called|named|dubbed|termed|namely) [\"“']?")
 _ARTICLE = re.compile(r"(?:the|our|an?) (?=[A-Z])")
+_QUOTED = re.compile(r"[\"“‘']([A-Z][\w+\-.]*(?: [A-Z0-9][\w+\-.]*){0,3})[\"”’']")
 
 
 class Name(NamedTuple):
@@ -40,7 +41,7 @@ class Name(NamedTuple):
     descriptor: str = ""  # "a framework" in "we propose a novel framework, X, ..."
 
 
-def name_at(text: str, start: int, descriptor: str = "", article_ok: bool = False) -> Name | None:
+def name_at(text: str, start: int, descriptor: str = "", article_ok: bool = False, named: bool = False) -> Name | None:
     """A name at `start`: a coined token, or a Title Case phrase set off by ',', '(' or ':'."""
     match = acronyms.NAME_PHRASE.match(text, start, start + 120)
     if not match:
@@ -57,7 +58,7 @@ def name_at(text: str, start: int, descriptor: str = "", article_ok: bool = Fals
     if article_ok and not (coined or after == " ("):
         return None  # "the Transformer, ..." is not a new name; "the X benchmark" with a coined X is
     if len(words) == 1:
-        if phrase in acronyms.COMMON or not (coined or after[:1] in ",(:"):
+        if phrase in acronyms.COMMON or not (coined or after[:1] in (",(:.;" if named else ",(:")):
             return None
     elif not (after[:1] in ",:" or after in (" (", " -", " —")):
         return None
@@ -84,6 +85,10 @@ def expansion_after(text: str, end: int, name: str) -> tuple[str, int]:
 
 def named_after_claim(text: str, start: int) -> Name | None:
     """The name right after a contribution verb, after 'a novel framework,', or 'words (ACRONYM)'."""
+    quoted = _QUOTED.match(text, start)
+    if quoted and quoted.group(1) not in acronyms.COMMON:  # 'we introduce "Sparse-Reg": a regularization ...'
+        expansion, end = expansion_after(text, quoted.end(), quoted.group(1))
+        return Name(quoted.group(1), expansion, end)
     article = _ARTICLE.match(text, start)
     name = name_at(text, article.end() if article else start, article_ok=bool(article))
     if name:
@@ -160,8 +165,8 @@ def _scored_names(
     for claim in claims:
         if claim.verb in rules.MAKE_VERBS:
             add(named_after_claim(text, claim.end), CLAIMED + _claim_weight(low, claim), claim.end)
-    for at, length in naming:
-        add(name_at(text, at + length), CLAIMED, at)
+    for at, length in naming:  # "called Quartet." is a name; "proposes Transformers." need not be
+        add(name_at(text, at + length, named=True), CLAIMED, at)
     if found:  # a name the paper introduces outranks names seen only by frequency: no need to scan
         return [((base + min(acronyms.uses(text, n), MAX_COUNT), at), name) for n, (base, at, name) in found.items()]
     counts = acronyms.coined_tokens(text)

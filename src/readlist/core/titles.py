@@ -70,6 +70,8 @@ def derive_title(plain: str) -> str:
     name, second = best_names(text, low, claims, naming)
     if name:
         head, gist = with_name(text, name, lambda: core_claim() or scene_title(text))
+        if name.name in gist:  # "X: an optimal technique ..., called X"
+            gist = re.sub(rf",? (?:called|named|dubbed|termed) {re.escape(name.name)}(?=[\s,.;:)]|$)", "", gist)
         if second and not name.expansion and second.name not in head + gist:
             head = f"{name.name} and {second.name}" + head[len(name.name) :]  # "a benchmark and a method"
     else:
