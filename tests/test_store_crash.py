@@ -58,6 +58,7 @@ def run_lane(lane: int, kills: int, directory) -> list[str]:
     db = directory / f"lane{lane}.json"
     done: list[int] = []
     problems: list[str] = []
+    longest = 0.03  # the longest wait before a kill; it grows on a machine too busy to write in time
     forker = subprocess.Popen(
         [sys.executable, "-c", FORKER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
@@ -67,8 +68,9 @@ def run_lane(lane: int, kills: int, directory) -> list[str]:
             forker.stdin.flush()
             ready = forker.stdout.readline().split()
             assert ready[:1] == ["ready"], ready
-            time.sleep(rng.uniform(0, 0.03))
+            time.sleep(rng.uniform(0, longest))
             os.kill(int(ready[1]), signal.SIGKILL)
+            before = len(done)
             for line in iter(forker.stdout.readline, ""):
                 if line.startswith("dead"):
                     break
@@ -76,6 +78,8 @@ def run_lane(lane: int, kills: int, directory) -> list[str]:
                     problems.append(f"writer said: {line.strip()}")
                 else:
                     done.append(int(line))
+            if len(done) == before:  # killed before its first write: wait longer next time
+                longest = min(longest * 1.5, 1.0)
             store = Store(db)
             if store.notices:
                 problems.append(f"kill {kill}: {store.notices}")
