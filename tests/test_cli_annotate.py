@@ -113,6 +113,39 @@ def test_note_edit_runs_editor_with_argument_list(run, tmp_path):
     assert run("note", "#1").stdout == "before\nedited in editor\n"
 
 
+def test_parallel_appends_to_one_note_all_land(tmp_path):
+    import subprocess
+
+    env = {**__import__("os").environ, "READLIST_DB": str(tmp_path / "db.json")}
+    loop = "for i in 1 2 3 4 5 6; do {exe} -m readlist note '#1' --append $0$i >/dev/null; done"
+    script = loop.format(exe=shlex.quote(sys.executable))
+    workers = [subprocess.Popen(["sh", "-c", script, side], env=env) for side in "ab"]
+    assert [w.wait(timeout=120) for w in workers] == [0, 0]
+    note = subprocess.run([sys.executable, "-m", "readlist", "note", "#1"], env=env, capture_output=True, text=True)
+    assert sorted(note.stdout.split()) == sorted(f"{side}{i}" for side in "ab" for i in range(1, 7))
+
+
+def test_note_edit_keeps_a_change_made_while_the_editor_was_open(run, tmp_path):
+    script = tmp_path / "slow editor.py"
+    script.write_text(  # meanwhile, another readlist appends to the note
+        "import os, subprocess, sys, pathlib\n"
+        "subprocess.run([sys.executable, '-m', 'readlist', 'note', '#1', '--append', 'from elsewhere'], check=True)\n"
+        "pathlib.Path(sys.argv[-1]).write_text('mine\\n')\n"
+    )
+    run("note", "#1", "--text", "before")
+    editor = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    result = run(
+        "note",
+        "#1",
+        "--edit",
+        env={"EDITOR": editor, "READLIST_DB": str(run.db), "READLIST_PAPERS": str(tmp_path / "papers.txt")},
+    )
+    assert result.exit_code == 0, result.output
+    assert "both versions are kept" in result.stderr
+    note = run("note", "#1").stdout
+    assert note.startswith("mine\n") and note.rstrip().endswith("before\nfrom elsewhere")
+
+
 def test_note_edit_prefers_visual_to_editor(run, tmp_path):
     script = tmp_path / "visual.py"
     script.write_text("import sys, pathlib\npathlib.Path(sys.argv[-1]).write_text('from visual\\n')\n")

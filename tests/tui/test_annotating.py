@@ -86,6 +86,21 @@ async def test_note_modal_saves_with_ctrl_s(app, tmp_path):
         assert "Read [/bold] later" in screen_text(app)
 
 
+async def test_a_note_changed_elsewhere_while_the_dialog_is_open_is_kept_beside_the_edit(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        await pilot.press("n")
+        await pilot.pause()
+        Store(tmp_path / "db.json").set_note(paper, "IMPORTANT from another window")  # another process
+        await pilot.press(*"mine", "ctrl+s")
+        await settle(pilot)
+        note = current(app)[1].note
+        assert note.startswith("mine") and note.endswith("IMPORTANT from another window")
+        assert any("both versions are kept" in n.message for n in app._notifications)
+    assert Store(tmp_path / "db.json").get(paper.id).note == note
+
+
 async def test_note_modal_escape_asks_before_discarding(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -101,15 +101,17 @@ def note_command(ctx: Context, ref: str, text: str | None, append: str | None, e
         if current:
             click.echo(strip_control(current))
         return
+    joined = False
     if edit:
-        new = edit_text(current)
+        ann, joined = ctx.store.edit_note(paper, current, edit_text(current))
     elif append is not None:
-        new = f"{current}\n{append}" if current else append
+        ann = ctx.store.append_note(paper, append)
     else:
-        new = text or ""
-    ann = ctx.store.set_note(paper, new)
+        ann = ctx.store.set_note(paper, text or "")
     ctx.saved()
     click.echo(f"{_line(paper, ann)}  (note: {len(ann.note)} characters)")
+    if joined:
+        click.echo("The note was changed elsewhere while you edited it: both versions are kept, yours first.", err=True)
 
 
 @click.command("tag", context_settings={"ignore_unknown_options": True, "help_option_names": ["--help"]})

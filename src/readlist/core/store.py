@@ -34,6 +34,8 @@ from .database import DatabaseFile
 from .paper import Paper, PaperList
 from .reattach import Matcher
 
+NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
+
 __all__ = ["STATUSES", "Annotation", "Event", "Store"]
 
 
@@ -173,6 +175,27 @@ class Store:
 
     def set_note(self, paper: Paper, note: str) -> Annotation:
         return self.update(paper, note=note)
+
+    def edit_note(self, paper: Paper, base: str, text: str) -> tuple[Annotation, bool]:
+        """Store `text`, a note the user edited starting from `base`. When the stored note changed meanwhile
+        (in another window or process), neither version is lost: the edit comes first, then the other
+        version under a marker line. Returns the annotation and whether the two versions were joined."""
+        joined = False
+
+        def wanted(current: Annotation) -> dict[str, Any]:
+            nonlocal joined
+            mine = clean_changes({"note": text})["note"]
+            joined = current.note not in (base.rstrip(), mine)
+            if joined and current.note:
+                mine = f"{mine}{NOTE_JOIN}{current.note}" if mine else current.note
+            return {"note": mine}
+
+        return self._update_from(paper, wanted), joined
+
+    def append_note(self, paper: Paper, text: str) -> Annotation:
+        """Add a paragraph to the end of a paper's note, as one step with reading it (no change in between is lost)."""
+        extra = clean_changes({"note": text})["note"]
+        return self._update_from(paper, lambda current: {"note": f"{current.note}\n{extra}" if current.note else extra})
 
     def set_tags(self, paper: Paper, tags: Iterable[str]) -> Annotation:
         return self.update(paper, tags=list(tags))

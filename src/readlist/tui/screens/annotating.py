@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -69,9 +70,16 @@ class AnnotatingMixin:
 
     async def _save_note(self, paper, current: str, text: str) -> None:
         """The one way a note edited in the modal or in $EDITOR is stored."""
-        if text.rstrip() != current and await self.app.write(lambda: self.app.store.set_note(paper, text)) is not None:
+        if text.rstrip() == current:
+            return
+        saved = await self.app.write(lambda: self.app.store.edit_note(paper, current, text))
+        if saved is not None:
             self.refresh_all()
-            self.notify("Note saved", timeout=1.5)
+            if saved[1]:
+                message = "The note was also changed elsewhere while you edited it: both versions are kept, yours first"
+                self.notify(message, severity="warning", timeout=8, markup=False)
+            else:
+                self.notify("Note saved", timeout=1.5)
 
     async def action_external_note(self) -> None:
         paper = self.current_paper
@@ -84,17 +92,28 @@ class AnnotatingMixin:
             message = str(exc)
             self.notify(f"{message[:1].upper()}{message[1:]}; note unchanged", severity="error", markup=False)
             return
+        if shutil.which(editor[0]) is None:  # found out before the screen is handed over, not after
+            message = f"Cannot run editor {editor[0]!r}: not found; note unchanged"
+            self.notify(message, severity="error", markup=False)
+            return
         with tempfile.TemporaryDirectory(prefix="readlist-") as tmp:
             path = Path(tmp) / f"note-{paper.id}.md"
             path.write_text(current, encoding="utf-8")
+            failure: OSError | None = None
             try:
-                try:
-                    with self.app.suspend():
+                with self.app.suspend():
+                    try:
                         code = subprocess.run([*editor, str(path)], check=False).returncode
-                except SuspendNotSupported:
+                    except OSError as exc:  # caught inside, so the screen comes back
+                        failure = exc
+            except SuspendNotSupported:
+                try:
                     code = subprocess.run([*editor, str(path)], check=False, capture_output=True).returncode
-            except OSError as exc:
-                self.notify(f"Cannot run editor {editor[0]!r}: {exc.strerror or exc}", severity="error", markup=False)
+                except OSError as exc:
+                    failure = exc
+            if failure is not None:
+                message = f"Cannot run editor {editor[0]!r}: {failure.strerror or failure}; note unchanged"
+                self.notify(message, severity="error", markup=False)
                 return
             if code != 0:
                 self.notify(f"Editor exited with status {code}; note unchanged", severity="warning", markup=False)
