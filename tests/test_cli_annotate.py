@@ -125,6 +125,12 @@ def test_parallel_appends_to_one_note_all_land(tmp_path):
     assert sorted(note.stdout.split()) == sorted(f"{side}{i}" for side in "ab" for i in range(1, 7))
 
 
+def test_tag_changes_apply_in_order_to_the_tags_stored_now(run):
+    assert run("tag", "#1", "keep", "+gone").exit_code == 0
+    assert run("tag", "#1", "-gone", "+x", "-X", "+y").exit_code == 0
+    assert run("tag", "#1").stdout.split() == ["keep", "y"]
+
+
 def test_note_edit_keeps_a_change_made_while_the_editor_was_open(run, tmp_path):
     script = tmp_path / "slow editor.py"
     script.write_text(  # meanwhile, another readlist appends to the note

@@ -126,16 +126,15 @@ def tag_command(ctx: Context, ref: str, changes: tuple[str, ...]) -> None:
         for tag in tags:
             click.echo(strip_control(tag))
         return
+    added, removed = [], []
     for change in changes:
-        remove = change.startswith("-")
         name = normalize_tags([change[1:] if change[:1] in "+-" else change])
         if not name:
             fail(f"{change!r}: expected +name or -name")
-        if remove:
-            tags = [tag for tag in tags if tag.casefold() != name[0].casefold()]
-        else:
-            tags.append(name[0])
-    _report(ctx, paper, ctx.store.set_tags(paper, tags))
+        key = name[0].casefold()  # the later of "+x" and "-x" wins
+        added, removed = [t for t in added if t.casefold() != key], [t for t in removed if t.casefold() != key]
+        (removed if change.startswith("-") else added).append(name[0])
+    _report(ctx, paper, ctx.store.change_tags(paper, added, removed))
 
 
 @click.command("title")

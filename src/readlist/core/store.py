@@ -197,6 +197,16 @@ class Store:
         extra = clean_changes({"note": text})["note"]
         return self._update_from(paper, lambda current: {"note": f"{current.note}\n{extra}" if current.note else extra})
 
+    def change_tags(self, paper: Paper, added: Iterable[str], removed: Iterable[str] = ()) -> Annotation:
+        """Add and remove tags (case-insensitively), as one step with reading the current ones."""
+        gone = {tag.casefold() for tag in removed}
+
+        def wanted(current: Annotation) -> dict[str, Any]:
+            kept = [tag for tag in current.tags if tag.casefold() not in gone]
+            return clean_changes({"tags": [*kept, *added]})
+
+        return self._update_from(paper, wanted)
+
     def set_tags(self, paper: Paper, tags: Iterable[str]) -> Annotation:
         return self.update(paper, tags=list(tags))
 
