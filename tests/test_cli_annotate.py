@@ -258,3 +258,16 @@ def test_title_prints_sets_and_clears_the_users_own_title(run, tmp_path):
     assert "\x1b" not in run("list", "--json").stdout and "a[31mred title" in run("title", "#2").stdout
     result = run("title", "#2", "x", "--clear")
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
+
+
+def test_a_database_path_naming_another_file_is_an_error_and_the_file_is_untouched(tmp_path):
+    from readlist.cli import cli
+
+    thesis = tmp_path / "thesis.md"
+    thesis.write_text("# My thesis\n\nChapter one.\n", encoding="utf-8")
+    for args in (["list", "--starred"], ["star", "#1"]):
+        result = CliRunner().invoke(cli, ["--db", str(thesis), *args])
+        assert result.exit_code == 2 and "not a readlist database" in result.stderr
+        assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+    assert thesis.read_text(encoding="utf-8") == "# My thesis\n\nChapter one.\n"
+    assert not [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name or ".bak-" in p.name]

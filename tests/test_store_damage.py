@@ -23,14 +23,18 @@ DAMAGED = {
     "whitespace": b"  \n\t \n",
     "truncated": GOOD[: len(GOOD) // 2],
     "trailing garbage": GOOD + b"\x00\x00garbage",
-    "not json": b"starred: yes\nnote: hello\n",
     "not utf-8": b'{"meta": "\xff\xfe"}',
-    "wrong shape: a list": b"[1, 2, 3]",
     "wrong shape: table not an object": b'{"meta": {"1": {"schema_version": 2}}, "annotations": [1]}',
     "wrong shape: bad document": json.dumps(
         {"meta": {"1": {"schema_version": 2}}, "annotations": {"1": {"id": 7, "starred": "yes"}}}
     ).encode(),
     "wrong shape: no meta": b'{"annotations": {"1": {"id": "aaaaaaaaaaaa"}}}',
+}
+FOREIGN = {  # not damage: somebody else's file, or a newer readlist's; left exactly as it is
+    "text": b"starred: yes\nnote: hello\n",
+    "a paper file": b"ICML 2025\n\nWe propose a method for graphs.\n",
+    "a JSON list": b"[1, 2, 3]",
+    "another program's JSON": b'{"name": "settings", "size": 3}',
     "newer schema_version": json.dumps(
         {"meta": {"1": {"schema_version": 99}}, "annotations": {}, "events": {}, "future": {}}
     ).encode(),
@@ -62,11 +66,42 @@ def test_damaged_file_is_moved_aside_with_its_bytes_and_never_overwritten(tmp_pa
     assert Store(db).get(paper(1).id).starred
 
 
+@pytest.mark.parametrize("case", list(FOREIGN))
+def test_a_file_that_is_no_readlist_database_of_this_version_is_left_alone(tmp_path, case):
+    db = tmp_path / "readlist.json"
+    db.write_bytes(FOREIGN[case])
+    store = Store(db)
+    assert store.blocked and "left as it is" in store.blocked and "\n" not in store.blocked
+    store.toggle_star(paper(1))
+    assert store.pending_error  # not saved, and said so
+    assert db.read_bytes() == FOREIGN[case] and corrupt_files(db) == []
+
+
 def test_newer_schema_notice_says_so(tmp_path):
     db = tmp_path / "readlist.json"
-    db.write_bytes(DAMAGED["newer schema_version"])
+    db.write_bytes(FOREIGN["newer schema_version"])
     store = Store(db)
     assert "newer readlist (schema 99" in store.notices[0]
+
+
+def test_a_pipe_or_device_at_the_database_path_is_neither_read_nor_replaced(tmp_path):
+    import os
+
+    db = tmp_path / "readlist.json"
+    os.mkfifo(db)  # reading it would wait forever
+    store = Store(db)
+    assert "not a regular file" in store.blocked
+    store.toggle_star(paper(1))
+    assert db.is_fifo() and store.pending_error
+
+
+def test_a_database_behind_a_symbolic_link_is_written_through_the_link(tmp_path):
+    real = tmp_path / "synced" / "readlist.json"
+    real.parent.mkdir()
+    link = tmp_path / "readlist.json"
+    link.symlink_to(real)
+    Store(link).toggle_star(paper(1))
+    assert link.is_symlink() and Store(real).get(paper(1).id).starred
 
 
 def test_newest_good_backup_is_restored(tmp_path):

@@ -58,6 +58,8 @@ class Context:
         from ..core.store import Store  # imported when needed: it costs start-up time
 
         store = Store(self.db_file)
+        if store.blocked:  # nothing this command says about annotations would be true
+            fail(store.blocked)
         for notice in store.notices:
             click.echo(f"readlist: {notice}", err=True)
         for message in store.reconcile(self.paper_list):

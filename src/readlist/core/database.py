@@ -6,8 +6,10 @@
 - when that write fails (read-only directory, full disk, lock held too long) the change stays in
   memory, `pending_error` says why, and the next change or `flush()` retries it, re-applying it on
   top of whatever another process wrote meanwhile;
-- a damaged file (or one from a newer readlist) is never read as empty and never written over: it is
-  moved to `NAME.corrupt-<time>`, the newest good backup is restored, and one line goes to `notices`;
+- a damaged file is never read as empty and never written over: it is moved to `NAME.corrupt-<time>`,
+  the newest good backup is restored, and one line goes to `notices`; a file from a newer readlist, a
+  file that is no readlist database at all, or no regular file, is left alone and nothing is saved;
+- a symbolic link is written through: the file it points to is the database;
 - up to five backups `NAME.bak-<time>` are kept: at most one per hour, plus one before a migration
   and one before a `replace` (a merge);
 - the change log is compacted now and then (`log_compaction`), and `meta` holds the undo floor:
@@ -38,6 +40,8 @@ from .db_format import (
     SCHEMA_VERSION,
     DamagedFile,
     DocLines,
+    ForeignFile,
+    NewerSchema,
     check_current,
     decode,
     decode_lines,
@@ -62,7 +66,7 @@ class DatabaseFile:
     """The TinyDB data of one file, kept in memory and in step with the disk. Only the store uses it."""
 
     def __init__(self, path: Path, now: Callable[[], datetime], lock: threading.RLock):
-        self.path = path
+        self.path = path.resolve() if path.is_symlink() else path  # write through a link, never over it
         self.notices: list[str] = []
         self.pending_error: str | None = None
         self._now = now
@@ -114,6 +118,8 @@ class DatabaseFile:
     # ----- reading the file -------------------------------------------------------------------------
 
     def _read_disk(self) -> tuple[dict, int, Any, DocLines | None]:
+        if self.path.exists() and not self.path.is_file() and not self.path.is_dir():  # a device, a pipe
+            raise ForeignFile("not a regular file")
         sig = signature(self.path)
         data, lines = decode_lines(self.path.read_bytes())
         data, version = migrate(data)
@@ -141,6 +147,10 @@ class DatabaseFile:
         if self._dirty:
             self.flush()  # migrate on disk now, with a backup of the old version
 
+    @property
+    def blocked(self) -> str | None:
+        return self._blocked
+
     def _block(self, message: str) -> None:
         self._blocked = message
         self.notices.append(message)
@@ -154,6 +164,9 @@ class DatabaseFile:
                     return  # another process repaired it meanwhile
                 except FileNotFoundError:
                     return
+                except (ForeignFile, NewerSchema) as exc:
+                    self._block(f"{self.path}: {exc}; left as it is, and changes will not be saved")
+                    return
                 except DamagedFile as exc:
                     reason = str(exc)
                 moved = backups.move_aside(self.path, self._now())
@@ -161,7 +174,7 @@ class DatabaseFile:
                 if found:
                     atomic_write_bytes(self.path, found[1])
                     self._install(*self._read_disk())
-                    outcome = f"restored the backup {found[0].name}"
+                    outcome = f"restored the backup {found[0].name} (changes made after it are only in the moved file)"
                 else:
                     outcome = "found no backup, so started an empty database"
         except (OSError, Timeout) as exc:
@@ -181,6 +194,9 @@ class DatabaseFile:
             self._dirty = True  # the file was removed: write back what we hold
             return False
         except DamagedFile as exc:
+            if self._blocked and isinstance(exc, ForeignFile | NewerSchema):
+                return False  # still not ours: left alone, as when it was opened
+            # replaced while open, even by another program's file: what this readlist holds is written back
             moved = backups.move_aside(self.path, self._now())
             self.notices.append(
                 f"{self.path} was damaged by another program ({exc}); moved it to {moved.name} "

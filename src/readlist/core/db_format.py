@@ -44,6 +44,10 @@ class NewerSchema(DamagedFile):
     """Written by a newer readlist with a schema this version does not know."""
 
 
+class ForeignFile(DamagedFile):
+    """Not a readlist database at all (a text file, another program's JSON): never moved or written over."""
+
+
 def empty_data() -> dict[str, dict]:
     return {META: {"1": {"schema_version": SCHEMA_VERSION}}, ANNOTATIONS: {}, EVENTS: {}}
 
@@ -133,6 +137,8 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DamagedFile(f"not UTF-8 at byte {exc.start}") from None
+    if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        raise ForeignFile("not a readlist database (not a JSON object)")
     split = split_lines(text, raw)
     if split is not None:
         data, texts = split
@@ -144,6 +150,8 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
             raise DamagedFile(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     if not isinstance(data, dict):
         raise DamagedFile(f"JSON of the wrong shape (a {type(data).__name__}, not an object of tables)")
+    if data and not data.keys() & {META, ANNOTATIONS, EVENTS}:
+        raise ForeignFile("not a readlist database (JSON without its tables)")
     for name, table in data.items():
         if not isinstance(table, dict):
             raise DamagedFile(f"JSON of the wrong shape (table {name!r} is not an object)")

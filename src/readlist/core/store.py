@@ -57,6 +57,11 @@ class Store:
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
 
     @property
+    def blocked(self) -> str | None:
+        """Why the database file cannot be used (unreadable, not a readlist database, from a newer readlist)."""
+        return self._file.blocked
+
+    @property
     def pending_error(self) -> str | None:
         """Why the last write failed, while changes wait in memory; None when everything is on disk."""
         return self._file.pending_error
