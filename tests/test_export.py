@@ -50,6 +50,27 @@ def test_query_selects_by_text_note_or_tag_case_insensitively():
     assert [p.index for p in select(PAPERS, NOTES, "fastdiff")] == [1, 2]  # paper 1 by its note
     assert [p.index for p in select(PAPERS, NOTES, "diffusion")] == [2]
     assert select(PAPERS, NOTES, "no such words") == []
+    assert select(PAPERS, NOTES, "diffusion xyzzyqq") == []  # a search lists paper 2 as a partial match
+
+
+def test_write_atomic_writes_through_a_link_and_into_a_pipe(tmp_path):
+    import os
+    import threading
+
+    real = tmp_path / "real.md"
+    real.write_text("old", encoding="utf-8")
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    write_atomic(link, "new", force=True)
+    assert link.is_symlink() and real.read_text(encoding="utf-8") == "new"
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_text(encoding="utf-8")))
+    reader.start()
+    write_atomic(pipe, "through the pipe")
+    reader.join(timeout=10)
+    assert got == ["through the pipe"] and pipe.is_fifo()
 
 
 def test_csv_round_trips_commas_quotes_and_newlines():

@@ -36,7 +36,8 @@ def is_annotated(note: Any) -> bool:
 def search_positions(
     papers: Sequence[Paper], annotations: Mapping[str, Any], query: str, index: SearchIndex | None = None
 ) -> list[int]:
-    """Positions of the papers matching `query` (the search language: words, "phrases", tag:, note:, ...).
+    """Positions of the papers matching all of `query` (the search language: words, "phrases", tag:, note:,
+    ...); papers missing one of its words, which a search lists after the matches, are not exported.
 
     Raises QueryError for a query that does not parse.
     """
@@ -45,7 +46,7 @@ def search_positions(
     result = index.search(query, annotations)
     if result.error:
         raise QueryError(result.error)
-    return list(result.positions)
+    return list(result.positions[: result.full_matches])
 
 
 def select(
@@ -188,8 +189,14 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
     the file appears while writing.
     """
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()  # write the file the link points to; the link stays
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
+    if target.exists() and not target.is_file():  # a pipe, /dev/stdout: nothing to replace, write into it
+        with open(target, "wb") as stream:
+            stream.write(text.encode("utf-8"))
+        return target
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
     umask = os.umask(0)
