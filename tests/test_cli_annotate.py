@@ -271,3 +271,11 @@ def test_a_database_path_naming_another_file_is_an_error_and_the_file_is_untouch
         assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
     assert thesis.read_text(encoding="utf-8") == "# My thesis\n\nChapter one.\n"
     assert not [p.name for p in tmp_path.iterdir() if ".corrupt-" in p.name or ".bak-" in p.name]
+
+
+def test_bytes_that_are_not_utf8_in_arguments_are_saved_as_replacement_characters(run):
+    bad = b"caf\xe9".decode("utf-8", "surrogateescape")  # as the shell hands them over
+    assert run("note", "#1", "--text", bad).exit_code == 0
+    assert run("tag", "#1", bad).exit_code == 0
+    assert run("note", "#1").stdout == "caf\ufffd\n"
+    assert run("tag", "#1").stdout == "caf\ufffd\n"

@@ -159,6 +159,12 @@ def test_unknown_encoding_is_an_error(write_file):
         read_papers(write_file(A1), encoding="no-such-codec")
 
 
+@pytest.mark.parametrize("codec", ["base64", "hex", "zlib"])
+def test_a_codec_that_is_not_a_text_encoding_is_an_error(write_file, codec):
+    with pytest.raises(ReadError, match="not a text encoding"):
+        read_papers(write_file(A1), encoding=codec)
+
+
 def test_missing_and_directory(tmp_path):
     with pytest.raises(ReadError, match="no such file"):
         read_papers(tmp_path / "nope.txt")

@@ -78,6 +78,26 @@ def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):
     assert result.stdout.split() == [gone[0].id]
     listed = runner.invoke(cli, [*env, "list", "--missing"])
     assert gone[0].id in listed.stdout and gone[1].id not in listed.stdout
+    as_json = runner.invoke(cli, [*env, "search", "is:missing", "--json"])
+    assert [(row["id"], row["note"]) for row in json.loads(as_json.stdout)] == [(gone[0].id, "kept")]
+
+
+def test_exit_status_is_1_when_no_paper_holds_every_word(env):
+    partial = CliRunner().invoke(cli, [*env, "search", "diffusion", "xyzzyqq"])
+    assert partial.exit_code == 1 and "missing some word" in partial.stdout  # listed, but no match
+    assert CliRunner().invoke(cli, [*env, "search", "diffusion"]).exit_code == 0
+
+
+def test_output_that_cannot_be_written_is_one_line_and_status_2(env):
+    import subprocess
+    import sys
+
+    if not __import__("os").path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "readlist", *env, "list"], stdout=full, stderr=subprocess.PIPE)
+    assert done.returncode == 2
+    assert done.stderr.decode().strip() == "readlist: cannot write the output: No space left on device"
 
 
 def test_title_search_and_list_use_the_derived_titles_cached_on_disk(tmp_path, monkeypatch):

@@ -9,6 +9,7 @@ import click
 from ..core.annotation import title_of
 from ..core.text import strip_control
 from .context import Context, fail
+from .papers import annotation_dict
 
 
 def titles_for(papers, query: str | None) -> None:
@@ -68,7 +69,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     """Rank the papers for QUERY: words (typos tolerated), "phrases", -word, title:, note:, tag:, id:, is:.
 
     Words after the command are joined, so `readlist search graph -image` needs no quoting.
-    Exit status 1 when nothing matches.
+    Exit status 1 when no paper matches every word (papers missing one may still be listed).
     """
     from ..core.index_cache import load_or_build
 
@@ -80,9 +81,12 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     if result.error:
         fail(f"search: {result.error}")
     if result.missing:
-        orphans = sorted(ann.id for ann in ctx.store.orphans())
-        for pid in orphans:
-            click.echo(pid)
+        orphans = sorted(ctx.store.orphans(), key=lambda ann: ann.id)
+        if as_json:
+            rows = [{"id": a.id, "title": a.title, "snippet": a.snippet} | annotation_dict(a) for a in orphans]
+            click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        for ann in [] if as_json else orphans:
+            click.echo(ann.id)
         raise SystemExit(0 if orphans else 1)
     if as_json:
         rows = [
@@ -106,5 +110,5 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             paper = papers[pos]
             title = strip_control(title_of(paper, annotations.get(paper.id)))
             click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {title}")
-    if not result.positions:
+    if not result.full_matches:  # papers missing some word are no match (a script can tell)
         raise SystemExit(1)

@@ -56,13 +56,21 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
         elif key == "tags":
             if isinstance(value, str):
                 raise TypeError("tags must be a list of names, not one string")
-            out[key] = list(normalize_tags(value))
+            out[key] = list(normalize_tags(valid_text(str(tag)) for tag in value))
         elif key == "note":
-            out[key] = str(value or "").rstrip()
+            out[key] = valid_text(str(value or "")).rstrip()
         else:
-            title = " ".join(strip_control(str(value)).split()) if value is not None else ""
+            title = " ".join(strip_control(valid_text(str(value))).split()) if value is not None else ""
             out[key] = title or None
     return out
+
+
+def valid_text(text: str) -> str:
+    """Text that can be saved: bytes that were not UTF-8 (kept as surrogates, as in a command's arguments)
+    become U+FFFD."""
+    if text.isascii():
+        return text
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def diff(current: Annotation, wanted: Mapping[str, Any], now: str) -> tuple[dict, dict]:

@@ -32,6 +32,8 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
             text = data.decode(encoding)
         except UnicodeDecodeError as exc:
             raise ReadError(f"{path}: not valid {encoding} at byte offset {exc.start}") from None
+        except LookupError:  # base64, zlib: codecs, but not of text
+            raise ReadError(f"{path}: {encoding!r} is not a text encoding") from None
     else:
         if b"\x00" in data:
             raise ReadError(f"{path}: looks like a binary file (contains NUL bytes), not a paper list")
