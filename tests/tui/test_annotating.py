@@ -331,6 +331,25 @@ async def test_a_title_dialog_cancelled_or_unchanged_writes_nothing(app, tmp_pat
     assert not (tmp_path / "db.json").exists() or Store(tmp_path / "db.json").get(current(app)[0].id).title is None
 
 
+async def test_a_title_cut_short_is_edited_without_its_ellipsis(tmp_path):
+    from textual.widgets import Input
+
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        papers = app.main_screen.papers.papers
+        cut = next(n for n, paper in enumerate(papers) if paper.title.endswith("…"))
+        await pilot.press(*["j"] * cut, "T")
+        await settle(pilot)
+        assert app.screen.query_one(Input).value == papers[cut].title[:-1].rstrip()
+        await pilot.press("enter")  # unchanged: still the paper's own title
+        await settle(pilot)
+        assert current(app)[1].title is None
+        await pilot.press("T", "end", *" equations", "enter")
+        await settle(pilot)
+        assert current(app)[1].title == papers[cut].title[:-1].rstrip() + " equations"
+
+
 async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo(tmp_path):
     app = make_app(tmp_path, bundled=True)
     async with app.run_test(size=(120, 40)) as pilot:

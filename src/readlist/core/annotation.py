@@ -123,7 +123,12 @@ def own_title(paper: Any, text: str) -> str | None:
     """What to store as the user's title when they type `text`: None for nothing, or for the paper's
     own title (it needs no copy, and a copy would not follow a better derived title)."""
     title = " ".join(text.split())
-    return None if title in ("", paper.title) else title
+    return None if title in ("", paper.title, editable_title(paper.title)) else title
+
+
+def editable_title(title: str) -> str:
+    """A title to start editing from: without the ellipsis that marks a derived title cut short."""
+    return title[:-1].rstrip() if title.endswith("…") else title
 
 
 def title_of(paper: Any, note: Any) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from textual.app import SuspendNotSupported
 
-from ...core.annotation import own_title
+from ...core.annotation import editable_title, own_title
 from ...core.editor import editor_command
 
 
@@ -152,7 +152,7 @@ class AnnotatingMixin:
             if new != current and await self.app.write(lambda: self.app.store.update(paper, title=new)) is not None:
                 self.refresh_all()
 
-        self.app.push_screen(TitleScreen(current or paper.title, paper.title), save)
+        self.app.push_screen(TitleScreen(current or editable_title(paper.title), paper.title), save)
 
     def action_mark_view_read(self) -> None:
         from .confirm import ConfirmScreen
