@@ -39,6 +39,28 @@ async def test_typo_tolerant_search_from_the_bar(tmp_path):
         assert "BDetCLIP" in app.main_screen.current_paper.plain
 
 
+async def test_a_new_search_selects_its_best_match_and_esc_in_the_list_clears_it(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("slash", *"language models")
+        await settle(pilot)
+        second = main.paper_list.position_at(1)
+        best = main.paper_list.position_at(0)
+        await pilot.press("ctrl+u", "escape")  # back to the whole list, then onto the second match
+        await settle(pilot)
+        main.paper_list.select_position(second)
+        await pilot.press("slash", *"language models", "enter")
+        await settle(pilot)
+        assert main.current_paper is main.papers.papers[best]  # not the paper selected before
+        assert main.paper_list.has_focus
+        await pilot.press("escape")  # in the list: clears the search, keeps the paper
+        await settle(pilot)
+        assert main.search_text == "" and main.paper_list.row_count == len(main.papers.papers)
+        assert main.current_paper is main.papers.papers[best]
+
+
 async def test_unclosed_quote_is_a_message_not_a_crash(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -45,6 +45,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self._pending_select: str | None = paper_id
         self.showing_missing = False
         self._stay_row: int | None = None
+        self._shown_search = ""  # the search words of the view shown: new words put the best match first
         self._detail_position: int | None = -1  # the paper the detail pane shows (-1: none yet)
 
     def deliver(self, callback, *args) -> None:
@@ -204,7 +205,9 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     def apply_positions(self, positions, spans, full_matches) -> None:
         paper_list = self.query_one(PaperList)
-        keep = paper_list.current
+        words = self.search_text.strip()
+        new_words, self._shown_search = bool(words) and words != self._shown_search, words
+        keep = None if new_words else paper_list.current  # a new search starts at its best match
         if self._pending_select is not None:
             paper = self.papers.by_id.get(self._pending_select)
             keep = paper.index - 1 if paper else keep
@@ -249,6 +252,11 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     @on(SearchBar.Changed)
     def search_changed(self, event: SearchBar.Changed) -> None:
         self.search_text = event.value
+
+    def action_clear_search(self) -> None:
+        """Esc in the list: clear the search (the paper under the cursor stays selected)."""
+        if self.search_text:
+            self.query_one(SearchBar).value = ""
 
     @on(SearchBar.Leave)
     def leave_search(self) -> None:

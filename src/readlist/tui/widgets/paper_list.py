@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
@@ -30,7 +31,7 @@ DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
 class PaperList(ScrollView, can_focus=True):
     """Rows of `star status title  tags`; the cursor row drives the detail pane."""
 
-    BINDINGS = list_bindings()
+    BINDINGS = [*list_bindings(), Binding("escape", "screen.clear_search", "Clear search", show=False)]
     COMPONENT_CLASSES = {
         "paper-list--cursor",
         "paper-list--star",
