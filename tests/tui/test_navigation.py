@@ -142,6 +142,7 @@ async def test_quick_filter_cycles(app):
         assert dict(seen)["starred"] == 1
         assert dict(seen)["reading"] == 0
         assert dict(seen)["all"] == 5
+        assert main.paper_list.has_focus  # back after the empty views hid it
 
 
 async def test_click_selects_row(app):

@@ -219,6 +219,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
         empty.display = not positions
         paper_list.display = bool(positions)
+        if positions and self.focused is None:  # the list lost focus while it was hidden: give it back
+            paper_list.focus()
         self.refresh_header()  # the detail pane follows the list's cursor (follow_cursor)
 
     @work(thread=True, exclusive=True, group="index")
