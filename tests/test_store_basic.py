@@ -139,6 +139,17 @@ def test_undo_takes_the_newest_change_of_the_file_from_any_process(db, papers):
     assert tui.get(papers[0].id).starred
 
 
+def test_undo_for_one_list_leaves_changes_to_papers_of_another_list_and_names_the_title(db, papers):
+    store = Store(db)
+    store.set_note(papers[0], "in this list")
+    store.set_note(papers[3], "in another list")  # the newest change, to a paper this list does not hold
+    this_list = {paper.id: paper for paper in papers[:2]}
+    message = store.undo(this_list, lambda pid: "Sparse attention for long documents")
+    assert message == "undid note on 'Sparse attention for long documents'"
+    assert store.get(papers[0].id).note == "" and store.get(papers[3].id).note == "in another list"
+    assert store.undo(this_list) is None
+
+
 def test_event_log_records_before_and_after(db, papers):
     store = Store(db)
     store.set_status(papers[0], "reading")

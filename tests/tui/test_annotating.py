@@ -206,7 +206,7 @@ async def test_mark_view_read_asks_and_undoes_as_one_step(app):
         assert 0 < in_view < 5
         await pilot.press("R")
         await pilot.pause()
-        assert "Mark all" in screen_text(app)
+        assert f"Mark the {in_view} papers in this view as read?" in screen_text(app)
         await pilot.press("y")
         await settle(pilot)
         assert sum(n.status == "read" for n in app.store.all().values()) == in_view

@@ -159,8 +159,14 @@ def title_command(ctx: Context, ref: str, words: tuple[str, ...], clear: bool) -
 @click.command("undo")
 @click.pass_obj
 def undo_command(ctx: Context) -> None:
-    """Undo the newest change in the database (made here or in the terminal UI)."""
-    undone = ctx.store.undo()
+    """Undo the newest change to a paper of this list (made here or in the terminal UI)."""
+    by_id = {paper.id: paper for paper in ctx.paper_list.papers}
+    store = ctx.store
+
+    def name_of(pid: str) -> str | None:
+        return title_of(by_id[pid], store.get(pid)) if pid in by_id else None
+
+    undone = store.undo(by_id, name_of)
     ctx.saved()
     click.echo(strip_control(undone) if undone else "nothing to undo")
 

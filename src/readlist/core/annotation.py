@@ -58,8 +58,12 @@ class Annotation:
         text = self.title or self.snippet
         if not text:
             return self.id
-        text = strip_control(text)
-        return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+        return cut_label(strip_control(text), width)
+
+
+def cut_label(text: str, width: int = 60) -> str:
+    """A name for a message, at most `width` characters."""
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True)

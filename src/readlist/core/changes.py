@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -104,8 +104,9 @@ class UndoPlan:
     undone: tuple[Event, ...]
 
 
-def plan_undo(events: Iterable[Mapping[str, Any]]) -> UndoPlan | None:
-    """The newest change group in the log not undone yet. `events` are the log documents, newest first."""
+def plan_undo(events: Iterable[Mapping[str, Any]], papers: Container[str] | None = None) -> UndoPlan | None:
+    """The newest change group in the log not undone yet, of the papers in `papers` when given (a group
+    changing only papers of another list is left for that list). `events` are the log documents, newest first."""
     undone: set[str] = set()
     renames: dict[str, str] = {}
     target = None
@@ -116,7 +117,9 @@ def plan_undo(events: Iterable[Mapping[str, Any]]) -> UndoPlan | None:
             undone.add(doc.get("undoes") or "")
         elif action == REATTACH:
             renames[doc.get("before", {}).get("id", "")] = doc.get("after", {}).get("id", "")
-        elif doc.get("group") not in undone:
+        elif doc.get("group") not in undone and (
+            papers is None or renames.get(doc.get("paper"), doc.get("paper")) in papers
+        ):
             target = doc.get("group")
             break
     if target is None:

@@ -28,11 +28,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .annotation import STATUSES, Annotation, Event, snippet_of
+from .annotation import STATUSES, Annotation, Event, cut_label, snippet_of
 from .changes import REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
 from .reattach import Matcher
+from .text import strip_control
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
 
@@ -215,11 +216,15 @@ class Store:
     def set_tags(self, paper: Paper, tags: Iterable[str]) -> Annotation:
         return self.update(paper, tags=list(tags))
 
-    def undo(self) -> str | None:
-        """Revert the newest change group in the file not undone yet; a one-line description, or None."""
+    def undo(
+        self, papers: Container[str] | None = None, name_of: Callable[[str], str | None] | None = None
+    ) -> str | None:
+        """Revert the newest change group in the file not undone yet (of the papers in `papers`, the ids of
+        the list shown, when given); a one-line description naming the paper by `name_of(id)` (the title
+        shown), or None."""
 
         def build():
-            plan = plan_undo(self._file.undoable_event_docs())
+            plan = plan_undo(self._file.undoable_event_docs(), papers)
             if plan is None:
                 return None, None
             now, group = iso(self._now()), uuid.uuid4().hex[:12]
@@ -236,7 +241,9 @@ class Store:
             if first is None:
                 return "undid an empty change", change
             if len(plan.restore) == 1:
-                return f"undid {first.describe()} on {self.get(next(iter(plan.restore))).label()!r}", change
+                pid = next(iter(plan.restore))
+                name = (name_of(pid) if name_of else None) or self.get(pid).label()
+                return f"undid {first.describe()} on {cut_label(strip_control(name))!r}", change
             return f"undid {first.describe()} on {len(plan.restore)} papers", change
 
         return self._file.commit(build)

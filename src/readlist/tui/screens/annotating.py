@@ -47,10 +47,15 @@ class AnnotatingMixin:
         self.paper_list.action_cursor_down()
 
     async def action_undo(self) -> None:
-        undone = await self.app.write(self.app.store.undo)
+        by_id = self.papers.by_id
+
+        def name_of(pid: str) -> str | None:
+            return self.shown_title(by_id[pid]) if pid in by_id else None
+
+        undone = await self.app.write(lambda: self.app.store.undo(by_id, name_of))
         if undone:
             self.refresh_all()
-            self.notify(f"Undid: {undone}", markup=False, timeout=2)
+            self.notify(undone[:1].upper() + undone[1:], markup=False, timeout=3)
         elif undone is None and not self.app.store.pending_error:
             self.notify("Nothing to undo", timeout=1.5)
 
@@ -169,4 +174,5 @@ class AnnotatingMixin:
                     self.refresh_all()
                     self.notify(f"Marked {changed} paper(s) read — u undoes", timeout=3)
 
-        self.app.push_screen(ConfirmScreen(f"Mark all {len(papers)} papers in this view as read?"), confirmed)
+        which = f"the {len(papers)} papers" if len(papers) > 1 else "the one paper"
+        self.app.push_screen(ConfirmScreen(f"Mark {which} in this view as read?"), confirmed)
