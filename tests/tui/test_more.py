@@ -9,6 +9,7 @@ from pathlib import Path
 from readlist.core.store import Store
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
+from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import PAPERS, make_app, screen_text, settle
 
@@ -241,6 +242,39 @@ async def test_related_titles_use_the_width_of_the_narrow_detail_view(tmp_path):
         related = app.main_screen.query_one(RelatedList)
         assert related.option_count == 5
         assert len(related.get_option_at_index(0).prompt.plain) > 40
+
+
+async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
+    from readlist.tui.screens.note import NoteScreen
+
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await pilot.press("enter")  # the detail replaces the list
+        await settle(pilot)
+        related = app.main_screen.query_one(RelatedList)
+        target = int(related.get_option_at_index(1).id)
+        related.focus()
+        related.highlighted = 1
+        await pilot.press("enter")  # open a related paper: its detail is shown, and has the keyboard
+        await settle(pilot)
+        main = app.main_screen
+        assert main.paper_list.current == target and main.has_class("show-detail")
+        assert main.query_one(DetailBody).has_focus
+        await pilot.press("escape")  # so Esc goes back to the list
+        await settle(pilot)
+        assert main.paper_list.has_focus and not main.has_class("show-detail")
+        await pilot.resize_terminal(120, 40)
+        await pilot.press("enter")  # wide: the detail gets the keyboard beside the list
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.resize_terminal(80, 24)  # narrow again while the dialog is open
+        await pilot.press(*"x", "ctrl+s")
+        await settle(pilot)
+        assert not main.query_one(SearchBar).has_focus
+        assert main.focused is main.visible_pane()
 
 
 def test_palette_title_ranking_takes_each_word_fuzzily_and_in_any_order():

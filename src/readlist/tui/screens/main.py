@@ -85,6 +85,15 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     def on_resize(self, event) -> None:
         self.apply_layout(event.size.width)
+        self.call_after_refresh(self.keep_focus_visible)
+
+    def on_screen_suspend(self) -> None:
+        self._focus_before_dialog = self.focused
+
+    def on_screen_resume(self) -> None:  # the terminal may have been resized while a dialog was open
+        before, self._focus_before_dialog = getattr(self, "_focus_before_dialog", None), None
+        if before is not None:
+            self.call_after_refresh(self.keep_focus_visible, before)
 
     def apply_layout(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")

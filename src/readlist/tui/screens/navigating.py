@@ -66,6 +66,18 @@ class NavigatingMixin:
         else:
             self.query_one(DetailBody).focus()
 
+    def visible_pane(self):
+        """Where the keyboard belongs: the detail when a narrow screen shows it instead of the list."""
+        if self.has_class("narrow") and self.has_class("show-detail"):
+            return self.query_one(DetailBody)
+        return self.paper_list
+
+    def keep_focus_visible(self, focused=None) -> None:
+        """Focus on a widget the layout now hides (after a resize, a dialog, a jump) moves to the pane shown."""
+        focused = focused or self.focused
+        if focused is None or not all(getattr(node, "display", True) for node in focused.ancestors_with_self):
+            self.visible_pane().focus()
+
     def action_close_detail(self) -> None:
         self.set_class(False, "show-detail")
         self.paper_list.focus()
@@ -92,7 +104,7 @@ class NavigatingMixin:
             self.quick_filter = "all"
             self.search_text = ""
             self.refresh_view()
-        self.paper_list.focus()
+        self.visible_pane().focus()  # a related paper opened on a narrow screen stays in the detail
 
     def action_open_link(self) -> None:
         paper = self.current_paper
