@@ -101,6 +101,30 @@ async def test_a_note_changed_elsewhere_while_the_dialog_is_open_is_kept_beside_
     assert Store(tmp_path / "db.json").get(paper.id).note == note
 
 
+async def test_a_note_left_unsaved_when_the_terminal_closes_comes_back_next_time(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"half a thought")
+        await pilot.pause(NoteScreen.DRAFT_DELAY + 0.3)
+    # the app ends with the dialog open and nothing saved, as when the terminal closes
+    assert Store(tmp_path / "db.json").get(paper.id).note == ""
+    again = make_app(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert any("Unsaved notes kept from last time" in n.message for n in again._notifications)
+        await pilot.press("n")
+        await pilot.pause()
+        assert again.screen.text == "half a thought"
+        await pilot.press(*" finished", "ctrl+s")
+        await settle(pilot)
+        assert current(again)[1].note == "half a thought finished"
+    assert not list((tmp_path / "db.drafts").glob("*.md"))  # saved: the draft is gone
+
+
 async def test_note_modal_escape_asks_before_discarding(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

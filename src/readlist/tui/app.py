@@ -9,6 +9,7 @@ from pathlib import Path
 
 from textual.app import App
 
+from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
 from ..core.store import Store
@@ -39,7 +40,13 @@ class ReadlistApp(App):
         self.store = store if store is not None else Store(db_path)
         self.state_path = state_path or ui_state_path(Path(db_path))
         self.state = load_state(self.state_path)
+        self.drafts = Drafts(drafts_dir(Path(db_path)))
         self.startup_messages = list(self.store.notices)
+        waiting = [pid for pid in self.drafts.ids() if pid in papers.by_id]
+        if waiting:
+            names = ", ".join(repr(papers.by_id[pid].title[:40]) for pid in waiting[:3])
+            more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
+            self.startup_messages.append(f"Unsaved notes kept from last time: {names}{more} — press n on the paper")
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None

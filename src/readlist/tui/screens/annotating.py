@@ -66,12 +66,25 @@ class AnnotatingMixin:
         if paper is None:
             return
         current = self.app.store.get(paper.id).note
+        drafts = self.app.drafts
+        draft = drafts.load(paper.id)
+        if draft is not None and draft.rstrip() == current:
+            draft = None
+        if draft is not None:
+            self.notify("Restored the unsaved draft of this note (Esc discards it)", timeout=4)
+
+        def keep(text: str) -> None:
+            if text == current:
+                drafts.discard(paper.id)
+            elif not drafts.save(paper.id, text):
+                self.notify("Cannot keep a draft of this note on disk; save it soon", severity="warning")
 
         async def save(text: str | None) -> None:
             if text is not None:
                 await self._save_note(paper, current, text)
+            drafts.discard(paper.id)  # saved, or discarded on purpose
 
-        self.app.push_screen(NoteScreen(self.shown_title(paper), current), save)
+        self.app.push_screen(NoteScreen(self.shown_title(paper), current, draft, keep), save)
 
     async def _save_note(self, paper, current: str, text: str) -> None:
         """The one way a note edited in the modal or in $EDITOR is stored."""

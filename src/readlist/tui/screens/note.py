@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -17,16 +19,25 @@ class NoteScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", "Close", priority=True),
     ]
 
-    def __init__(self, title: str, note: str) -> None:
+    DRAFT_DELAY = 0.5  # seconds of rest in typing before the text is kept as a draft
+
+    def __init__(
+        self, title: str, note: str, start: str | None = None, keep_draft: Callable[[str], None] | None = None
+    ) -> None:
+        """`note` is the stored note, `start` the text to edit (an unsaved draft), `keep_draft` keeps the text
+        on disk while the dialog is open."""
         super().__init__()
         self.paper_title = title
         self.original = note
+        self.start = note if start is None else start
+        self.keep_draft = keep_draft
+        self._draft_timer = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="note-dialog", classes="dialog"):
             yield Static(paper_heading("Note", self.paper_title), classes="dialog-title")
             yield TextArea(
-                self.original,
+                self.start,
                 language="markdown" if _has_markdown() else None,
                 id="note-text",
                 soft_wrap=True,
@@ -39,6 +50,16 @@ class NoteScreen(ModalScreen[str | None]):
         area.cursor_blink = getattr(self.app, "cursor_blink", True)
         area.focus()
         area.move_cursor(area.document.end)
+
+    def on_text_area_changed(self) -> None:
+        if self.keep_draft is not None:
+            if self._draft_timer is not None:
+                self._draft_timer.stop()
+            self._draft_timer = self.set_timer(self.DRAFT_DELAY, self._keep_draft)
+
+    def _keep_draft(self) -> None:
+        if self.keep_draft is not None and self.is_attached:
+            self.keep_draft(self.text)
 
     @property
     def text(self) -> str:
