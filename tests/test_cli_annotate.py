@@ -279,3 +279,15 @@ def test_bytes_that_are_not_utf8_in_arguments_are_saved_as_replacement_character
     assert run("tag", "#1", bad).exit_code == 0
     assert run("note", "#1").stdout == "caf\ufffd\n"
     assert run("tag", "#1").stdout == "caf\ufffd\n"
+
+
+def test_a_note_prints_with_its_tabs(run):
+    assert run("note", "#1", "--text", "- item\n\t- nested\x1b[31m").exit_code == 0
+    assert run("note", "#1").stdout == "- item\n\t- nested[31m\n"
+
+
+def test_the_log_says_what_title_was_given(run):
+    run("title", "#1", "My", "own", "name")
+    run("title", "#1", "--clear")
+    log = run("log", "--limit", "2").stdout.splitlines()
+    assert "title: back to the paper's own" in log[0] and "title → 'My own name'" in log[1]

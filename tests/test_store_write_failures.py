@@ -105,3 +105,22 @@ def test_unreadable_file_is_never_written_over(tmp_path, monkeypatch):
     reopened = Store(db)
     assert reopened.get(paper(1).id).note == "on disk"
     assert reopened.get(paper(2).id).starred
+
+
+def test_a_database_made_read_only_is_not_written_and_its_permissions_are_kept(tmp_path):
+    import stat
+
+    from readlist.core.paper import Paper
+
+    db = tmp_path / "readlist.json"
+    paper = Paper(id="0123456789ab", index=1, text="An abstract.")
+    Store(db).set_note(paper, "first")
+    db.chmod(0o644)  # opened up by the user: a write keeps it so
+    Store(db).toggle_star(paper)
+    assert stat.S_IMODE(db.stat().st_mode) == 0o644
+    db.chmod(0o444)
+    before = db.read_bytes()
+    store = Store(db)
+    store.set_note(paper, "second")
+    assert "read-only" in store.pending_error
+    assert db.read_bytes() == before and stat.S_IMODE(db.stat().st_mode) == 0o444

@@ -99,7 +99,7 @@ def note_command(ctx: Context, ref: str, text: str | None, append: str | None, e
     current = ctx.store.get(paper.id).note
     if text is None and append is None and not edit:
         if current:
-            click.echo(strip_control(current))
+            click.echo(strip_control(current, keep_tabs=True))
         return
     joined = False
     if edit:

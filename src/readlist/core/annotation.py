@@ -98,6 +98,9 @@ class Event:
             old, new = self.before.get("tags") or [], self.after.get("tags") or []
             diff = [f"+{t}" for t in new if t not in old] + [f"-{t}" for t in old if t not in new]
             return "tags " + (" ".join(diff) if diff else "reordered")
+        if self.action == "title":
+            title = self.after.get("title")
+            return f"title → {cut_label(strip_control(title), 40)!r}" if title else "title: back to the paper's own"
         if self.action == "reattach":
             return f"re-attached from {self.before.get('id')} to {self.after.get('id')}"
         if self.action == "update":

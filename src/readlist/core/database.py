@@ -18,6 +18,8 @@
 
 from __future__ import annotations
 
+import errno
+import stat
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -220,6 +222,9 @@ class DatabaseFile:
             self._temps_checked = True
         now = self._now()
         if self.path.exists():
+            mode = self.path.stat().st_mode
+            if not mode & stat.S_IWUSR:  # made read-only on purpose: honoured, even where root could write
+                raise PermissionError(errno.EACCES, "the file is read-only")
             if self._disk_version < SCHEMA_VERSION:
                 backups.make_backup(self.path, now, f"schema{self._disk_version}")
             elif backups.due(self.path, now):

@@ -73,9 +73,10 @@ def paper_id(text: str) -> str:
     return hashlib.blake2b(normalize_ws(text).encode("utf-8"), digest_size=6).hexdigest()
 
 
-def strip_control(text: str) -> str:
-    """Remove terminal control characters (ESC, BEL, ...) and bidi/line-separator controls; tabs become spaces."""
-    return _CONTROL.sub("", text.replace("\t", " "))
+def strip_control(text: str, keep_tabs: bool = False) -> str:
+    """Remove terminal control characters (ESC, BEL, ...) and bidi/line-separator controls; tabs become
+    spaces unless `keep_tabs` (a note printed as written, Markdown indentation and all)."""
+    return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
 
 
 def find_urls(text: str) -> tuple[str, ...]:
