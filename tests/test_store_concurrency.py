@@ -106,3 +106,28 @@ def test_threads_sharing_one_store(tmp_path):
     reopened = Store(db)
     expected = [n for first in (0, 100, 200, 300) for n in range(first, first + 50)]
     assert [n for n in expected if not check(reopened, n)] == []
+
+
+def test_a_change_waiting_for_another_writers_lock_says_so(tmp_path):
+    import threading
+
+    from filelock import FileLock
+
+    from readlist.core.paper import Paper
+
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    said = []
+    store.tell_when_waiting(said.append)
+    held = threading.Event()
+
+    def hold() -> None:  # another writer, for a second and a half
+        with FileLock(str(db) + ".lock", thread_local=False, is_singleton=False):
+            held.set()
+            threading.Event().wait(1.5)
+
+    threading.Thread(target=hold).start()
+    held.wait(5)
+    store.toggle_star(Paper(id="0123456789ab", index=1, text="An abstract."))
+    assert len(said) == 1 and "waiting for another readlist" in said[0]
+    assert Store(db).get("0123456789ab").starred

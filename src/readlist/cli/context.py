@@ -60,6 +60,7 @@ class Context:
         store = Store(self.db_file)
         if store.blocked:  # nothing this command says about annotations would be true
             fail(store.blocked)
+        store.tell_when_waiting(lambda message: click.echo(f"readlist: {message}", err=True))
         for notice in store.notices:
             click.echo(f"readlist: {notice}", err=True)
         for message in store.reconcile(self.paper_list):

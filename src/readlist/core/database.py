@@ -52,6 +52,7 @@ from .db_format import (
 from .migrations import migrate
 
 LOCK_TIMEOUT = 10.0
+WAIT_NOTICE = 1.0  # seconds of waiting for the file lock before saying so
 UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
 COMPACTED = "events_compacted"  # meta: how many log entries the last compaction left
 
@@ -82,6 +83,7 @@ class DatabaseFile:
         self._disk_version = SCHEMA_VERSION
         self._blocked: str | None = None  # an existing file we could not read: never write over it
         self._temps_checked = False
+        self.on_wait: Callable[[str], None] | None = None  # told when the file lock is slow to come
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
         with self._lock:
             self._open()
@@ -148,6 +150,15 @@ class DatabaseFile:
             self._install(*read)
         if self._dirty:
             self.flush()  # migrate on disk now, with a backup of the old version
+
+    def _take_file_lock(self) -> None:
+        """The file lock; when another readlist holds it for more than a moment, `on_wait` is told first."""
+        try:
+            self._file_lock.acquire(timeout=WAIT_NOTICE)
+        except Timeout:
+            if self.on_wait is not None:
+                self.on_wait(f"waiting for another readlist that is writing {self.path}…")
+            self._file_lock.acquire(timeout=LOCK_TIMEOUT - WAIT_NOTICE)
 
     @property
     def blocked(self) -> str | None:
@@ -286,7 +297,7 @@ class DatabaseFile:
         locked, error = False, None
         try:
             ensure_dir(self.path.parent)
-            self._file_lock.acquire()
+            self._take_file_lock()
             locked = True
         except (OSError, Timeout) as exc:
             error = exc

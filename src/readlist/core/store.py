@@ -57,6 +57,10 @@ class Store:
         self._counts: tuple[int, Container[str], tuple[int, int, int]] | None = None  # (revision, papers, counts)
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
 
+    def tell_when_waiting(self, callback: Callable[[str], None]) -> None:
+        """`callback(message)` when a change waits more than a moment for another readlist's write."""
+        self._file.on_wait = callback
+
     @property
     def blocked(self) -> str | None:
         """Why the database file cannot be used (unreadable, not a readlist database, from a newer readlist)."""
