@@ -94,6 +94,20 @@ async def test_no_match_empty_state(app):
         assert "No papers match" not in screen_text(app)
 
 
+async def test_keys_that_act_on_a_paper_say_so_in_an_empty_view(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"xyzzyq", "enter")
+        await settle(pilot)
+        for key in ("n", "t", "T", "y", "o", "x", "R"):
+            app._notifications.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is app.main_screen, key  # no dialog opened on nothing
+            messages = [n.message for n in app._notifications]
+            assert messages and messages[-1].startswith(("No paper selected", "No papers in this view")), key
+
+
 async def test_tab_moves_between_panes(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

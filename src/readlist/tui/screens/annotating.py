@@ -17,9 +17,8 @@ class AnnotatingMixin:
     """Star, status, note, tags, undo, mark-view-read."""
 
     async def _change(self, fn, done: str | None = None) -> None:
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is None:
-            self.notify("No paper selected", severity="warning", timeout=2)
             return
         result = await self.app.write(lambda: fn(paper))
         if result is not None:
@@ -62,7 +61,7 @@ class AnnotatingMixin:
     def action_edit_note(self) -> None:
         from .note import NoteScreen
 
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).note
@@ -100,7 +99,7 @@ class AnnotatingMixin:
                 self.notify("Note saved", timeout=1.5)
 
     async def action_external_note(self) -> None:
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).note
@@ -142,7 +141,7 @@ class AnnotatingMixin:
     def action_edit_tags(self) -> None:
         from .tags import TagsScreen
 
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).tags
@@ -158,7 +157,7 @@ class AnnotatingMixin:
     def action_edit_title(self) -> None:
         from .title import TitleScreen
 
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).title
@@ -178,6 +177,7 @@ class AnnotatingMixin:
         papers_list = self.paper_list
         papers = [self.papers.papers[pos] for pos in papers_list.positions]
         if not papers:
+            self.notify("No papers in this view", severity="warning", timeout=2)
             return
 
         async def confirmed(yes: bool | None) -> None:

@@ -31,6 +31,13 @@ class NavigatingMixin:
         position = self.paper_list.current
         return None if position is None else self.papers.papers[position]
 
+    def selected_paper(self):
+        """The paper under the cursor for a key that acts on one; says so when there is none (an empty view)."""
+        paper = self.current_paper
+        if paper is None:
+            self.notify("No paper selected", severity="warning", timeout=2)
+        return paper
+
     def action_cursor_down(self) -> None:
         self.paper_list.action_cursor_down()
 
@@ -107,7 +114,7 @@ class NavigatingMixin:
         self.visible_pane().focus()  # a related paper opened on a narrow screen stays in the detail
 
     def action_open_link(self) -> None:
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is None:
             return
         urls = [url for url in paper.urls if url.lower().startswith(("http://", "https://"))]
@@ -122,7 +129,7 @@ class NavigatingMixin:
         webbrowser.open(url)
 
     def action_copy(self) -> None:
-        paper = self.current_paper
+        paper = self.selected_paper()
         if paper is not None:
             self.app.copy_to_clipboard(f"{self.shown_title(paper)}\n\n{paper.plain}")
             self.notify("Copied the title and abstract", timeout=1.5)
