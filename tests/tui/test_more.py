@@ -81,6 +81,8 @@ async def test_related_papers_show_and_jump(tmp_path):
         assert related.option_count == 5
         target = int(related.get_option_at_index(1).id)
         related.focus()
+        await pilot.pause()
+        assert related.highlighted == 0  # focused: the first one is marked
         related.highlighted = 1
         await pilot.press("enter")
         await settle(pilot)

@@ -25,6 +25,10 @@ Spans = Callable[[str], list[tuple[int, int]]]
 class RelatedList(OptionList):
     """Up to five related papers; choosing one jumps to it."""
 
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0  # Enter works at once: the first related paper is marked
+
 
 def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> Text:
     """Everything about one paper as a single literal Text (never parsed as markup)."""
