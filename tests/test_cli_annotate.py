@@ -291,3 +291,8 @@ def test_the_log_says_what_title_was_given(run):
     run("title", "#1", "--clear")
     log = run("log", "--limit", "2").stdout.splitlines()
     assert "title: back to the paper's own" in log[0] and "title → 'My own name'" in log[1]
+
+
+def test_note_edit_without_an_editor_or_a_terminal_is_an_error_not_a_wait(run):
+    result = run("note", "#1", "--edit", env={"VISUAL": "", "EDITOR": ""})
+    assert result.exit_code == 2 and "no $VISUAL or $EDITOR" in result.stderr

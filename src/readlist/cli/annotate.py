@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -67,6 +68,9 @@ def edit_text(initial: str) -> str:
         command = editor_command()
     except ValueError as exc:
         fail(f"{exc}; the note is unchanged")
+    chosen = any(os.environ.get(name, "").strip() for name in ("VISUAL", "EDITOR"))
+    if not chosen and not sys.stdin.isatty():  # vi with no terminal would wait forever
+        fail("no $VISUAL or $EDITOR is set and there is no terminal for vi; use --text or --append")
     fd, name = tempfile.mkstemp(prefix="readlist-note-", suffix=".md")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
