@@ -47,7 +47,7 @@ COMMANDS = {
     "--db",
     "db_path",
     envvar="READLIST_DB",
-    type=click.Path(path_type=str),
+    type=click.Path(path_type=str, readable=False),  # an unreadable database is our one-line error, not a usage error
     default=None,
     help="Annotation database (default: readlist.json in the user data directory). Env: READLIST_DB.",
 )
