@@ -125,6 +125,7 @@ def _converter():
 _AFTER_LATEX = str.maketrans({"ϵ": "ε", "\u00a0": " "})
 
 
+@lru_cache(maxsize=4096)  # the same formula comes back within an abstract and across a list ($\epsilon$)
 def _latex_span_to_text(span: str) -> str:
     converter, walker_db, latexwalker = _converter()
     try:
