@@ -63,6 +63,18 @@ def test_an_undone_read_does_not_count():
     assert stats([], events).read_per_day[-1] == 1
 
 
+def test_a_read_set_back_the_same_day_does_not_count():
+    events = [  # r r r: unread -> reading -> read -> unread, a slip of the key
+        Event("2025-07-13T09:00:00Z", ID[0], "status", {"status": "unread"}, {"status": "reading"}, group="g1"),
+        Event("2025-07-13T09:00:01Z", ID[0], "status", {"status": "reading"}, {"status": "read"}, group="g2"),
+        Event("2025-07-13T09:00:02Z", ID[0], "status", {"status": "read"}, {"status": "unread"}, group="g3"),
+        Event("2025-07-12T09:00:00Z", ID[1], "status", {"status": "unread"}, {"status": "read"}, group="g4"),
+        Event("2025-07-13T10:00:00Z", ID[1], "status", {"status": "read"}, {"status": "reading"}, group="g5"),
+    ]
+    per_day = stats([], events).read_per_day
+    assert per_day[-1] == 0 and per_day[-2] == 1  # a reading on an earlier day stands
+
+
 def test_an_undo_that_brings_read_back_is_not_a_new_reading():
     events = [
         Event("2025-07-10T09:00:00Z", ID[0], "status", {"status": "unread"}, {"status": "read"}, group="g1"),

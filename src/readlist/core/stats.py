@@ -57,21 +57,27 @@ def _event_day(time: str, tz: tzinfo | None) -> date | None:
 def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinfo | None = None) -> tuple[int, ...]:
     """Distinct papers marked read on each of the last `days` days (oldest first).
 
-    An event counts when its `after` sets the status to read, unless it was undone or is itself an undo.
+    An event counts when its `after` sets the status to read, unless it was undone or is itself an undo,
+    or the paper was no longer read at the end of that day (read by a slip of the key, then set back).
     Days are calendar days in `tz` (default: the local time zone), so `today` should be given in the same zone.
     """
     first = today - timedelta(days=days - 1)
-    events = list(events)
+    events = sorted(events, key=lambda event: getattr(event, "time", ""))
     undone = {getattr(e, "undoes", None) for e in events if e.action == "undo"} - {None, ""}
     seen: dict[date, set[str]] = defaultdict(set)
+    last_status: dict[tuple[date, str], str] = {}  # the paper's status at the end of each day it changed
     for event in events:
         after = getattr(event, "after", None) or {}
-        if after.get("status") != "read" or event.action == "undo" or getattr(event, "group", "") in undone:
-            continue  # an undo that brings "read" back restores an earlier reading, it is not a new one
         day = _event_day(getattr(event, "time", ""), tz)
-        if day is not None and first <= day <= today:
-            seen[day].add(event.paper)
-    return tuple(len(seen[first + timedelta(days=n)]) for n in range(days))
+        if day is None or "status" not in after or getattr(event, "group", "") in undone:
+            continue
+        last_status[day, event.paper] = after["status"]
+        if after["status"] == "read" and event.action != "undo" and first <= day <= today:
+            seen[day].add(event.paper)  # an undo that brings "read" back restores an earlier reading
+    return tuple(
+        sum(last_status[day, paper] == "read" for paper in seen[day])
+        for day in (first + timedelta(days=n) for n in range(days))
+    )
 
 
 def compute_stats(
