@@ -68,3 +68,24 @@ def test_undo_before_a_reattachment_follows_the_new_id(tmp_path):
     assert store.undo() == f"undid star on {store.get(after.papers[0].id).label()!r}"
     ann = store.get(after.papers[0].id)
     assert not ann.starred and ann.note == "first"
+
+
+def test_lost_annotations_that_matched_nothing_are_not_searched_again_for_the_same_list(tmp_path, monkeypatch):
+    import readlist.core.store as store_module
+
+    texts = real_abstracts(4)
+    db = tmp_path / "readlist.json"
+    Store(db).set_note(parse_text("\n\n".join(texts)).papers[0], "kept")
+    shorter = parse_text("\n\n".join(texts[1:]))
+    assert Store(db).reconcile(shorter) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched again")
+
+    matcher = store_module.Matcher
+    monkeypatch.setattr(store_module, "Matcher", no_search)
+    assert Store(db).reconcile(shorter) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
+    monkeypatch.setattr(store_module, "Matcher", matcher)
+    assert Store(db).reconcile(parse_text("\n\n".join(texts[1:3]))) == [  # another list: searched again
+        "1 annotated paper(s) are not in <text>; kept under missing papers"
+    ]

@@ -32,7 +32,7 @@ from .annotation import STATUSES, Annotation, Event, cut_label, snippet_of
 from .changes import REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
-from .reattach import Matcher
+from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
 from .text import strip_control
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
@@ -285,9 +285,14 @@ class Store:
             change = Change()
             annotations = self.all()
             lost = [ann for pid, ann in annotations.items() if pid not in by_id and not ann.is_default]
-            matcher = None
+            matcher, searched = None, None
             if lost:
-                matcher = Matcher({p.id: snippet_of(p.text) for p in papers.papers if p.id not in annotations})
+                searched = search_key(by_id, annotations, [(ann.id, ann.snippet) for ann in lost])
+                if found_nothing_before(searched):  # the same papers, the same lost annotations: no match
+                    messages.append(_orphans_message(len(lost), papers))
+                    lost, searched = [], None
+                else:
+                    matcher = Matcher({p.id: snippet_of(p.text) for p in papers.papers if p.id not in annotations})
             orphans = 0
             for ann in lost:
                 new = matcher.find(ann.snippet)
@@ -306,7 +311,9 @@ class Store:
                 if pid in by_id and not ann.snippet:  # e.g. migrated from schema 1
                     change.sets[pid] = {"snippet": snippet_of(by_id[pid].text)}
             if orphans:
-                messages.append(f"{orphans} annotated paper(s) are not in {papers.name}; kept under missing papers")
+                messages.append(_orphans_message(orphans, papers))
+            if searched is not None and not change.renames:
+                remember_nothing_found(searched)
             self._paper_ids = frozenset(by_id)
             return None, (change if change.sets or change.renames else None)
 
@@ -320,6 +327,10 @@ class Store:
     def _remember(self, by_id: dict[str, Paper]) -> None:
         with self._lock:
             self._paper_ids = frozenset(by_id)
+
+
+def _orphans_message(count: int, papers: PaperList) -> str:
+    return f"{count} annotated paper(s) are not in {papers.name}; kept under missing papers"
 
 
 def _event_doc(event: Event | dict) -> dict:
