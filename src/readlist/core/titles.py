@@ -25,6 +25,7 @@ SCAN_LIMIT = 5000  # characters of the abstract looked at; names and claims come
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _ODD_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _SPACES = re.compile(r"\s+")
+_NAMING_WORD = re.compile(r" (?:called|named|dubbed|termed) ")
 
 
 def cut(text: str, limit: int = MAX_TITLE) -> str:
@@ -70,7 +71,7 @@ def derive_title(plain: str) -> str:
     name, second = best_names(text, low, claims, naming)
     if name:
         head, gist = with_name(text, name, lambda: core_claim() or scene_title(text))
-        if name.name in gist:  # "X: an optimal technique ..., called X"
+        if name.name in gist and _NAMING_WORD.search(gist):  # "X: an optimal technique ..., called X"
             gist = re.sub(rf",? (?:called|named|dubbed|termed) {re.escape(name.name)}(?=[\s,.;:)]|$)", "", gist)
         if second and not name.expansion and second.name not in head + gist:
             head = f"{name.name} and {second.name}" + head[len(name.name) :]  # "a benchmark and a method"
