@@ -9,6 +9,7 @@ from pathlib import Path
 
 from textual.app import App
 
+from ..core.annotation import cut_label, title_of
 from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
@@ -44,7 +45,8 @@ class ReadlistApp(App):
         self.startup_messages = list(self.store.notices)
         waiting = [pid for pid in self.drafts.ids() if pid in papers.by_id]
         if waiting:
-            names = ", ".join(repr(papers.by_id[pid].title[:40]) for pid in waiting[:3])
+            titles = [title_of(papers.by_id[pid], self.store.get(pid)) for pid in waiting[:3]]
+            names = ", ".join(repr(cut_label(title, 50)) for title in titles)
             more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
             self.startup_messages.append(f"Unsaved notes kept from last time: {names}{more} — press n on the paper")
         self._notices_shown = len(self.store.notices)
