@@ -15,6 +15,7 @@ from ..widgets.search_bar import SearchBar
 
 FILTERS = ("all", "unread", "reading", "read", "starred")
 RELATED_DELAY = 0.1  # seconds the cursor must rest on a paper before related papers are looked up
+RELATED_WHILE_TYPING = 0.4  # the same while a search is typed (about the pause between two words)
 
 
 class NavigatingMixin:
@@ -153,7 +154,9 @@ class NavigatingMixin:
         if self._related_timer is not None:
             self._related_timer.stop()
         if len(self.papers.papers) > 1:
-            self._related_timer = self.set_timer(RELATED_DELAY, lambda: self.find_related(position))
+            typing = self.query_one(SearchBar).has_focus  # the best match changes with every key: wait longer
+            delay = RELATED_WHILE_TYPING if typing else RELATED_DELAY
+            self._related_timer = self.set_timer(delay, lambda: self.find_related(position))
 
     @work(thread=True, exclusive=True, group="related")
     def find_related(self, position: int) -> None:
