@@ -6,21 +6,18 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
 from ...core.export import FORMATS
+from .dialog import Dialog
 
 EXTENSIONS = {"md": "md", "json": "json", "csv": "csv", "bibtex": "bib"}
 LABELS = {"md": "Markdown reading notes", "json": "JSON", "csv": "CSV", "bibtex": "BibTeX"}
 
 
-class ExportScreen(ModalScreen[tuple[str, Path] | None]):
+class ExportScreen(Dialog[tuple[str, Path] | None]):
     """Returns (format, path) or None; the caller writes (atomically, asking before overwriting)."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, what: str, directory: Path) -> None:
         super().__init__()
@@ -53,6 +50,3 @@ class ExportScreen(ModalScreen[tuple[str, Path] | None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
             self.dismiss((self.fmt, Path(event.value.strip()).expanduser()))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.suggester import Suggester
 from textual.widgets import Input, Static
 
 from ...core.annotation import normalize_tags
 from ..display import paper_heading, safe
+from .dialog import Dialog
 
 
 def parse_tags(value: str) -> list[str]:
@@ -36,9 +35,7 @@ class LastWordSuggester(Suggester):
         return None
 
 
-class TagsScreen(ModalScreen[list[str] | None]):
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
-
+class TagsScreen(Dialog[list[str] | None]):
     def __init__(self, title: str, tags: tuple[str, ...], known: list[str]) -> None:
         super().__init__()
         self.paper_title = title
@@ -60,6 +57,3 @@ class TagsScreen(ModalScreen[list[str] | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(parse_tags(event.value))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

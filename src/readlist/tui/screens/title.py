@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from ..display import paper_heading
+from .dialog import Dialog
 
 
-class TitleScreen(ModalScreen[str | None]):
+class TitleScreen(Dialog[str | None]):
     """Dismisses with the title typed (empty: back to the paper's own), or None when cancelled."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, shown: str, own: str) -> None:
         super().__init__()
@@ -29,6 +26,3 @@ class TitleScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)  # annotation.own_title decides what is kept
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
