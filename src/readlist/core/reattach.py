@@ -15,6 +15,10 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .paper import Paper
 
 THRESHOLD = 90.0  # rapidfuzz ratio (0-100); a typo fix scores ~99, a different abstract rarely 60
 MIN_CHARS = 40  # shorter snippets say too little to re-attach on
@@ -74,12 +78,14 @@ class Matcher:
                 ids.remove(cid)
 
 
-def search_key(paper_ids: Iterable[str], annotated: Iterable[str], lost: Iterable[tuple[str, str]]) -> str:
+def search_key(papers: Iterable[Paper], annotated: Iterable[str], lost: Iterable[tuple[str, str]]) -> str:
     """What a search for lost annotations depends on: the papers, which are annotated, the lost snippets."""
-    digest = hashlib.blake2b(f"reattach {THRESHOLD} {MIN_CHARS} {MIN_SHARED} {COMMON}\n".encode(), digest_size=16)
-    for part in (sorted(paper_ids), sorted(annotated), sorted(f"{pid} {snippet}" for pid, snippet in lost)):
-        digest.update("\n".join(part).encode("utf-8", "surrogatepass") + b"\n\0")
-    return digest.hexdigest()
+    from .cache_files import papers_key
+
+    header = f"reattach {THRESHOLD} {MIN_CHARS} {MIN_SHARED} {COMMON}"
+    for part in (sorted(annotated), sorted(f"{pid} {snippet}" for pid, snippet in lost)):
+        header += "\n" + hashlib.blake2b("\n".join(part).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return papers_key(header, papers)
 
 
 def _marker(key: str) -> Path:

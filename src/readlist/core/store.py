@@ -287,7 +287,7 @@ class Store:
             lost = [ann for pid, ann in annotations.items() if pid not in by_id and not ann.is_default]
             matcher, searched = None, None
             if lost:
-                searched = search_key(by_id, annotations, [(ann.id, ann.snippet) for ann in lost])
+                searched = search_key(papers.papers, annotations, [(ann.id, ann.snippet) for ann in lost])
                 if found_nothing_before(searched):  # the same papers, the same lost annotations: no match
                     messages.append(_orphans_message(len(lost), papers))
                     lost, searched = [], None
