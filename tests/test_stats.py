@@ -75,6 +75,14 @@ def test_a_read_set_back_the_same_day_does_not_count():
     assert per_day[-1] == 0 and per_day[-2] == 1  # a reading on an earlier day stands
 
 
+def test_a_read_set_back_within_the_same_second_does_not_count():
+    events = [  # newest first, as the log gives them
+        Event("2025-07-13T09:00:00Z", ID[0], "status", {"status": "read"}, {"status": "unread"}, group="g2"),
+        Event("2025-07-13T09:00:00Z", ID[0], "status", {"status": "reading"}, {"status": "read"}, group="g1"),
+    ]
+    assert stats([], events).read_per_day[-1] == 0
+
+
 def test_an_undo_that_brings_read_back_is_not_a_new_reading():
     events = [
         Event("2025-07-10T09:00:00Z", ID[0], "status", {"status": "unread"}, {"status": "read"}, group="g1"),

@@ -55,14 +55,16 @@ def _event_day(time: str, tz: tzinfo | None) -> date | None:
 
 
 def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinfo | None = None) -> tuple[int, ...]:
-    """Distinct papers marked read on each of the last `days` days (oldest first).
+    """Distinct papers marked read on each of the last `days` days (oldest first); `events` newest first.
 
     An event counts when its `after` sets the status to read, unless it was undone or is itself an undo,
     or the paper was no longer read at the end of that day (read by a slip of the key, then set back).
     Days are calendar days in `tz` (default: the local time zone), so `today` should be given in the same zone.
     """
     first = today - timedelta(days=days - 1)
-    events = sorted(events, key=lambda event: getattr(event, "time", ""))
+    # oldest first; the log (newest first) records whole seconds, so reversing it first keeps the order of
+    # changes made within one second
+    events = sorted(reversed(list(events)), key=lambda event: getattr(event, "time", ""))
     undone = {getattr(e, "undoes", None) for e in events if e.action == "undo"} - {None, ""}
     seen: dict[date, set[str]] = defaultdict(set)
     last_status: dict[tuple[date, str], str] = {}  # the paper's status at the end of each day it changed
