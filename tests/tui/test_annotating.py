@@ -125,6 +125,24 @@ async def test_a_note_left_unsaved_when_the_terminal_closes_comes_back_next_time
     assert not list((tmp_path / "db.drafts").glob("*.md"))  # saved: the draft is gone
 
 
+async def test_a_note_the_database_cannot_take_now_keeps_its_draft(tmp_path):
+    app = make_app(tmp_path)
+    db = tmp_path / "db.json"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")  # the database exists
+        await settle(pilot)
+        db.chmod(0o444)  # and can no longer be written
+        paper = app.main_screen.current_paper
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"only in memory", "ctrl+s")
+        await settle(pilot)
+        assert app.store.pending_error
+        assert not any(n.message == "Note saved" for n in app._notifications)
+    assert (tmp_path / "db.drafts" / f"{paper.id}.md").read_text(encoding="utf-8") == "only in memory"
+
+
 async def test_note_modal_escape_asks_before_discarding(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -43,7 +43,11 @@ class ReadlistApp(App):
         self.state = load_state(self.state_path)
         self.drafts = Drafts(drafts_dir(Path(db_path)))
         self.startup_messages = list(self.store.notices)
-        waiting = [pid for pid in self.drafts.ids() if pid in papers.by_id]
+        waiting = [  # a draft whose note reached the database later says nothing new
+            pid
+            for pid in self.drafts.ids()
+            if pid in papers.by_id and (self.drafts.load(pid) or "").rstrip() != self.store.get(pid).note
+        ]
         if waiting:
             titles = [title_of(papers.by_id[pid], self.store.get(pid)) for pid in waiting[:3]]
             names = ", ".join(repr(cut_label(title, 50)) for title in titles)

@@ -79,24 +79,26 @@ class AnnotatingMixin:
                 self.notify("Cannot keep a draft of this note on disk; save it soon", severity="warning")
 
         async def save(text: str | None) -> None:
-            if text is not None:
-                await self._save_note(paper, current, text)
-            drafts.discard(paper.id)  # saved, or discarded on purpose
+            if text is None or await self._save_note(paper, current, text):
+                drafts.discard(paper.id)  # discarded on purpose, or on disk
+            else:  # kept in memory only (the database cannot be written now): the draft stays
+                drafts.save(paper.id, text)
 
         self.app.push_screen(NoteScreen(self.shown_title(paper), current, draft, keep), save)
 
-    async def _save_note(self, paper, current: str, text: str) -> None:
-        """The one way a note edited in the modal or in $EDITOR is stored."""
+    async def _save_note(self, paper, current: str, text: str) -> bool:
+        """The one way a note edited in the modal or in $EDITOR is stored; True when it is on disk."""
         if text.rstrip() == current:
-            return
+            return True
         saved = await self.app.write(lambda: self.app.store.edit_note(paper, current, text))
         if saved is not None:
             self.refresh_all()
             if saved[1]:
                 message = "The note was also changed elsewhere while you edited it: both versions are kept, yours first"
                 self.notify(message, severity="warning", timeout=8, markup=False)
-            else:
+            elif not self.app.store.pending_error:
                 self.notify("Note saved", timeout=1.5)
+        return saved is not None and not self.app.store.pending_error
 
     async def action_external_note(self) -> None:
         paper = self.selected_paper()
