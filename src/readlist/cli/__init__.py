@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 
@@ -71,8 +72,9 @@ def main() -> None:
         cli.main(prog_name="readlist", standalone_mode=True)
     except KeyboardInterrupt:
         sys.exit(130)
-    except OSError as exc:  # the output could not be written: a full disk, /dev/full, a closed pipe
-        where = f"{exc.filename}: " if exc.filename else "cannot write the output: "
+    except OSError as exc:  # most often the output could not be written: a full disk, /dev/full, a closed pipe
+        output = exc.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO) and not exc.filename
+        where = f"{exc.filename}: " if exc.filename else "cannot write the output: " if output else ""
         print(f"readlist: {where}{exc.strerror or exc}", file=sys.stderr)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure at exit
         sys.exit(2)

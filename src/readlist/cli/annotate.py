@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
-from ..core.editor import editor_command
+from ..core.editor import chosen_editor, editor_command
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
@@ -68,8 +68,7 @@ def edit_text(initial: str) -> str:
         command = editor_command()
     except ValueError as exc:
         fail(f"{exc}; the note is unchanged")
-    chosen = any(os.environ.get(name, "").strip() for name in ("VISUAL", "EDITOR"))
-    if not chosen and not sys.stdin.isatty():  # vi with no terminal would wait forever
+    if not chosen_editor() and not sys.stdin.isatty():  # vi with no terminal would wait forever
         fail("no $VISUAL or $EDITOR is set and there is no terminal for vi; use --text or --append")
     fd, name = tempfile.mkstemp(prefix="readlist-note-", suffix=".md")
     try:

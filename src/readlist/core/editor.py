@@ -21,3 +21,8 @@ def editor_command() -> list[str]:
             if command:
                 return command
     return ["vi"]
+
+
+def chosen_editor() -> bool:
+    """Whether the user named an editor ($VISUAL or $EDITOR), rather than readlist falling back to vi."""
+    return any(os.environ.get(name, "").strip() for name in ("VISUAL", "EDITOR"))
