@@ -74,6 +74,8 @@ class SearchIndex(FieldLookups):
         self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
         self.annotated_by_object: dict = {}  # see search_eval.annotated_positions
         self._derived = None  # see derived_titles
+        self._derived_only: dict = {}
+        self._folded = None
         self._derived_lock = threading.Lock()
 
     @classmethod

@@ -29,6 +29,8 @@ class FieldLookups:
     data: IndexData
     term_ids: dict[str, int]
     _derived: dict[str, array] | None
+    _derived_only: dict[str, array]  # the stems of `_derived` that the index does not hold
+    _folded: list[str | None] | None  # each derived title folded, once `_derived` is built
     _derived_lock: threading.Lock
     df: Callable[[str], int]
 
@@ -61,7 +63,8 @@ class FieldLookups:
         return folded, frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
 
     def shown_folded(self, position: int) -> str:
-        return index_form(self.papers[position].title)
+        folded = self._folded[position] if self._folded is not None else None
+        return folded if folded is not None else index_form(self.papers[position].title)
 
     def derived_titles(self) -> dict[str, array] | None:
         """Stem -> the papers without a title line whose derived title holds it; None until every derived
@@ -73,14 +76,18 @@ class FieldLookups:
             with self._derived_lock:
                 if self._derived is None:
                     found: dict[str, array] = {}
+                    folded: list[str | None] = [None] * len(papers)
                     for pos, paper in enumerate(papers):
                         if not paper.file_title:
-                            for term in self.shown_title(pos)[1]:
+                            folded[pos] = text = index_form(paper.title)
+                            for term in {stem(word) for word in split_words(text) if word not in STOPWORDS}:
                                 docs = found.get(term)
                                 if docs is None:
                                     docs = found[term] = array("I")
                                 docs.append(pos)
-                    self._derived = found
+                    self._folded = folded  # kept: title:"phrase" checks them on every keystroke
+                    self._derived_only = {term: docs for term, docs in found.items() if term not in self.term_ids}
+                    self._derived = found  # last: the others are set when this is
         return self._derived
 
     def title_docs(
@@ -103,8 +110,8 @@ class FieldLookups:
             for tid in variants:
                 out.update(derived.get(terms[tid], ()))
             if matcher is not None:
-                for term, docs in derived.items():
-                    if term not in self.term_ids and matcher.weight(term) > FAINT:
+                for term, docs in self._derived_only.items():  # words no abstract holds as such
+                    if matcher.weight(term) > FAINT:
                         out.update(docs)
             return out
         return out | self._derive_and_check(variants, matcher, cancelled)
