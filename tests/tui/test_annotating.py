@@ -406,7 +406,11 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         b = next(p for p in range(1, len(main.papers.papers)) if 0 in [q for q, _ in related.related(p, k=5)])
         await pilot.press("T", "ctrl+u", *"My own name", "enter")  # paper 0, under the cursor
         await settle(pilot)
-        assert app.palette_titles is None  # made again, with the new title, when the palette opens next
+        await pilot.press("ctrl+p")  # the palette opened next is made again, with the new title
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.palette_titles[1][0] == "My own name"
         main.jump_to(b)
         await settle(pilot)
         await pilot.pause(0.4)  # related papers are looked up once the cursor rests
@@ -422,3 +426,8 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         assert main.current_paper is main.papers.papers[b]
         assert "My own name" not in labels()
         assert main.papers.papers[0].title[:30] in labels()
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.palette_titles[1][0] == main.papers.papers[0].title  # and the palette follows the undo

@@ -56,7 +56,8 @@ class ReadlistApp(App):
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
-        self.palette_titles: list[str] | None = None  # filled by the palette's paper provider on first use
+        # the palette's paper titles, with the users' own titles they were made with (filled on first use)
+        self.palette_titles: tuple[frozenset[tuple[str, str]], list[str]] | None = None
         self._state_saved = False
         self._quit_anyway = False
         # Papers live as long as the app: moving them out of the collector's reach keeps full

@@ -47,15 +47,16 @@ class PaperCommands(Provider):
     """Jump to any paper by a fuzzy match on its title (rapidfuzz, so 100k titles stay quick)."""
 
     async def startup(self) -> None:
-        if self.app.palette_titles is None:  # made again after any change to the annotations (a title may have)
-            papers, store = self.app.papers.papers, self.app.store
+        papers, notes = self.app.papers.papers, self.app.store.all()
+        own = frozenset((pid, note.title) for pid, note in notes.items() if note.title)  # the titles users gave
+        made = self.app.palette_titles
+        if made is None or made[0] != own:  # made again only when a title of one's own changed
 
             def titles() -> list[str]:
-                notes = store.all()  # the store is locked: safe from this thread
                 return [safe(title_of(paper, notes.get(paper.id))) for paper in papers]
 
-            self.app.palette_titles = await asyncio.to_thread(titles)
-        self.titles = self.app.palette_titles
+            made = self.app.palette_titles = (own, await asyncio.to_thread(titles))
+        self.titles = made[1]
 
     async def search(self, query: str) -> Hits:
         query = query.strip()

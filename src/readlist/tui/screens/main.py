@@ -123,7 +123,6 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     def refresh_all(self) -> None:
         """Annotations changed: redraw rows, detail and counts."""
-        self.app.palette_titles = None  # a title may have changed (an edit, an undo, another process)
         self.query_one(PaperList).redraw()
         self.refresh_header()
         self.show_detail()
