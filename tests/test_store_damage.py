@@ -74,6 +74,8 @@ def test_a_file_that_is_no_readlist_database_of_this_version_is_left_alone(tmp_p
     assert store.blocked and "left as it is" in store.blocked and "\n" not in store.blocked
     store.toggle_star(paper(1))
     assert store.pending_error  # not saved, and said so
+    store.reload_if_changed()  # the TUI's poll, and the retry
+    store.flush()
     assert db.read_bytes() == FOREIGN[case] and corrupt_files(db) == []
 
 

@@ -398,7 +398,7 @@ class DatabaseFile:
         try:
             with self._file_lock, self._lock:  # file lock first, as in `commit`
                 reloaded = self._sync_locked()
-                if self._dirty or self._pending:
+                if (self._dirty or self._pending) and not self._blocked:  # a file we cannot read is not ours to write
                     self._save_locked()
         except (OSError, Timeout) as exc:
             with self._lock:
