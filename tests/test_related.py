@@ -77,3 +77,38 @@ def test_empty_list_and_reads_from_threads():
     for t in threads:
         t.join()
     assert results == [expected] * 4
+
+
+def test_vector_lengths_are_kept_beside_the_cached_index_and_measured_once(tmp_path, monkeypatch):
+    from readlist.core.index_cache import load_or_build
+
+    first = RelatedIndex(load_or_build(PAPERS, cache_dir=tmp_path))
+    expected = first.related(0)
+    assert len(list(tmp_path.glob("*.len"))) == 1
+
+    def measured_again(self):
+        raise AssertionError("lengths measured again")
+
+    monkeypatch.setattr(RelatedIndex, "_measure", measured_again)
+    assert RelatedIndex(load_or_build(PAPERS, cache_dir=tmp_path)).related(0) == expected
+
+
+@pytest.mark.parametrize("damage", ["truncate", "garbage", "nan", "other papers"])
+def test_damaged_or_foreign_saved_lengths_are_measured_again(tmp_path, damage):
+    from readlist.core.index_cache import load_or_build
+
+    expected = RelatedIndex(load_or_build(PAPERS, cache_dir=tmp_path)).related(2)
+    saved = next(tmp_path.glob("*.len"))
+    data = saved.read_bytes()
+    head, _, values = data.partition(b"\n")
+    if damage == "truncate":
+        saved.write_bytes(data[:-3])
+    elif damage == "garbage":
+        saved.write_bytes(b"\x00" * 40)
+    elif damage == "nan":
+        saved.write_bytes(head + b"\n" + b"\x00\x00\x00\x00\x00\x00\xf8\x7f" + values[8:])
+    else:
+        saved.write_bytes(head.replace(saved.stem.encode(), b"0" * len(saved.stem)) + b"\n" + values)
+    again = RelatedIndex(load_or_build(PAPERS, cache_dir=tmp_path))
+    assert again.related(2) == expected
+    assert saved.read_bytes() == data  # and saved again, whole

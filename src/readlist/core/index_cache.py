@@ -93,6 +93,45 @@ def _consistent(data: IndexData) -> bool:
     return len(data.body.tfs or ()) == len(data.body.docs) and list(data.terms) == sorted(data.terms)
 
 
+LENGTHS_MAGIC = b"readlist-related-lengths"
+
+
+def lengths_path(index: SearchIndex) -> Path | None:
+    """Where the related papers' vector lengths for this index are kept: beside its cache file."""
+    return index.cache_file.with_suffix(".len") if index.cache_file is not None else None
+
+
+def save_lengths(values: array, version: int, path: Path) -> None:
+    """Best effort: a read-only or full cache directory only costs the next run the time to measure again."""
+    header = {"version": version, "key": path.stem, "count": len(values)}
+    head = LENGTHS_MAGIC + b" " + json.dumps(header).encode() + b"\n"
+    try:
+        write_atomic(path, [head, memoryview(values).cast("B")])
+        prune(path.parent, "*.len", KEEP)
+    except OSError:
+        pass
+
+
+def load_lengths(path: Path, version: int, size: int) -> array | None:
+    """The saved lengths, or None if the file is missing, for other papers or another version, or damaged."""
+    try:
+        with open(path, "rb") as handle:
+            line = handle.readline()
+            if not line.startswith(LENGTHS_MAGIC + b" "):
+                return None
+            header = json.loads(line[len(LENGTHS_MAGIC) + 1 :])
+            expected = {"version": version, "key": path.stem, "count": size}
+            if not isinstance(header, dict) or any(header.get(k) != v for k, v in expected.items()):
+                return None
+            values = array("d")
+            values.fromfile(handle, size)
+            if handle.read(1):
+                return None
+    except (OSError, ValueError, TypeError, EOFError, RecursionError):
+        return None
+    return values if all(value > 0.0 for value in values) else None
+
+
 def load_or_build(
     papers: Sequence[Paper], cache_dir: Path | None = None, cancelled: threading.Event | None = None
 ) -> SearchIndex:
@@ -102,12 +141,13 @@ def load_or_build(
     key = content_key(papers)
     path = directory / f"{key}.idx"
     data = load(path, key)
-    if data is not None and data.size == len(papers):
-        return SearchIndex(papers, data)
-    data = build_data(papers, cancelled)
-    try:
-        save(data, key, path)
-        prune(directory, "*.idx", KEEP)
-    except OSError:
-        pass  # a read-only or full cache directory only costs the next run a rebuild
-    return SearchIndex(papers, data)
+    if data is None or data.size != len(papers):
+        data = build_data(papers, cancelled)
+        try:
+            save(data, key, path)
+            prune(directory, "*.idx", KEEP)
+        except OSError:
+            pass  # a read-only or full cache directory only costs the next run a rebuild
+    index = SearchIndex(papers, data)
+    index.cache_file = path
+    return index

@@ -15,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from .matching import PREFIX, WordMatcher
@@ -77,6 +78,7 @@ class SearchIndex(FieldLookups):
         self._derived_only: dict = {}
         self._folded = None
         self._derived_lock = threading.Lock()
+        self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
 
     @classmethod
     def build(cls, papers: Sequence[Paper], cancelled: threading.Event | None = None) -> SearchIndex:
