@@ -79,6 +79,24 @@ def test_a_file_that_is_no_readlist_database_of_this_version_is_left_alone(tmp_p
     assert db.read_bytes() == FOREIGN[case] and corrupt_files(db) == []
 
 
+def test_a_foreign_file_is_named_so_at_once_while_the_lock_cannot_be_taken(tmp_path, monkeypatch):
+    import time
+
+    from filelock import FileLock
+
+    from readlist.core import database
+
+    monkeypatch.setattr(database, "LOCK_TIMEOUT", 1.5)
+    db = tmp_path / "readlist.json"
+    db.write_bytes(FOREIGN["text"])
+    with FileLock(str(db) + ".lock"):  # another readlist busy with it, or a lock file that cannot be made
+        start = time.monotonic()
+        store = Store(db)
+        assert time.monotonic() - start < 1.0
+    assert "not a readlist database" in store.blocked and "locked" not in store.blocked
+    assert db.read_bytes() == FOREIGN["text"]
+
+
 def test_newer_schema_notice_says_so(tmp_path):
     db = tmp_path / "readlist.json"
     db.write_bytes(FOREIGN["newer schema_version"])

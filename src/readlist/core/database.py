@@ -142,6 +142,8 @@ class DatabaseFile:
             read = self._read_disk()
         except FileNotFoundError:
             return
+        except (ForeignFile, NewerSchema) as exc:  # never moved or written: no lock needed to leave it alone
+            self._block(f"{self.path}: {exc}; left as it is, and changes will not be saved")
         except DamagedFile as exc:
             self._recover(str(exc))
         except OSError as exc:
