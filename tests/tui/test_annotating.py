@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from readlist.core.drafts import Drafts
 from readlist.core.store import Store
 from readlist.tui.screens.note import NoteScreen
 from readlist.tui.screens.tags import TagsScreen, parse_tags
@@ -122,7 +123,7 @@ async def test_a_note_left_unsaved_when_the_terminal_closes_comes_back_next_time
         await pilot.press(*" finished", "ctrl+s")
         await settle(pilot)
         assert current(again)[1].note == "half a thought finished"
-    assert not list((tmp_path / "db.drafts").glob("*.md"))  # saved: the draft is gone
+    assert not list((tmp_path / "db.drafts").iterdir())  # saved: the draft is gone
 
 
 async def test_a_note_the_database_cannot_take_now_keeps_its_draft(tmp_path):
@@ -140,7 +141,50 @@ async def test_a_note_the_database_cannot_take_now_keeps_its_draft(tmp_path):
         await settle(pilot)
         assert app.store.pending_error
         assert not any(n.message == "Note saved" for n in app._notifications)
-    assert (tmp_path / "db.drafts" / f"{paper.id}.md").read_text(encoding="utf-8") == "only in memory"
+    assert Drafts(tmp_path / "db.drafts").load(paper.id).text == "only in memory"
+
+
+async def test_a_restored_draft_keeps_a_change_made_to_the_note_after_it(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        app.store.set_note(paper, "first line")
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("end", *" and a draft")
+        await pilot.pause(NoteScreen.DRAFT_DELAY + 0.3)
+    # the terminal closed with the dialog open; then a script appended to the note
+    Store(tmp_path / "db.json").append_note(paper, "from a script")
+    again = make_app(tmp_path)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert again.screen.text == "first line and a draft"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        note = current(again)[1].note
+        assert note.startswith("first line and a draft") and note.endswith("first line\nfrom a script")
+        assert any("both versions are kept" in n.message for n in again._notifications)
+
+
+async def test_a_draft_another_running_readlist_is_writing_is_not_offered_here(tmp_path):
+    import os
+
+    app = make_app(tmp_path)
+    paper = app.papers.papers[0]
+    other = Drafts(tmp_path / "db.drafts", pid=os.getppid())  # a readlist still running, its dialog open
+    other.save(paper.id, "typed in the other window", "")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert not any("Unsaved notes" in n.message for n in app._notifications)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen.text == ""
+        await pilot.press("escape")
+        await settle(pilot)
+    assert other.load(paper.id).text == "typed in the other window"  # left to its owner
 
 
 async def test_note_modal_escape_asks_before_discarding(app):

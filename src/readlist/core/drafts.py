@@ -1,57 +1,135 @@
 """Unsaved notes: what the note dialog holds is kept on disk while the dialog is open, so a closed
 terminal, a dropped connection or a crash does not lose a note being written.
 
-One small file per paper in `NAME.drafts/` beside the database; it goes once the note is saved or
-discarded, and the next time the paper's note is opened the dialog starts from it.
+One small file per paper and readlist process in `NAME.drafts/` beside the database, holding the text
+and the note it was started from. It goes once the note is saved or discarded. A draft is offered
+again (the dialog starts from it) by the process that wrote it, or by any readlist once that process
+has ended; a draft another running readlist is writing is its own, never offered nor removed here.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import socket
+from dataclasses import dataclass
 from pathlib import Path
 
 from .atomic_files import atomic_write_bytes
 
 _ID = re.compile(r"[0-9a-f]{12}")
+_FILE = re.compile(r"(?P<id>[0-9a-f]{12})(?:\.(?P<pid>\d{1,10}))?\.(?P<kind>md|json)")
 
 
 def drafts_dir(db_path: Path) -> Path:
     return db_path.with_name(db_path.stem + ".drafts")
 
 
+@dataclass(frozen=True)
+class Draft:
+    paper_id: str
+    text: str
+    base: str | None  # the note when the edit began; None when not known (a draft of an older readlist)
+    path: Path
+
+
+def _running(host: str, pid: int) -> bool:
+    """Is the readlist that wrote a draft still running? Unknowable on another machine: taken as ended."""
+    if host != socket.gethostname():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, owned by someone else
+        return True
+    return True
+
+
 class Drafts:
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, pid: int | None = None) -> None:
         self.directory = directory
+        self.pid = os.getpid() if pid is None else pid
 
     def _path(self, paper_id: str) -> Path:
         if not _ID.fullmatch(paper_id):
             raise ValueError(f"not a paper id: {paper_id!r}")
-        return self.directory / f"{paper_id}.md"
+        return self.directory / f"{paper_id}.{self.pid}.json"
 
-    def save(self, paper_id: str, text: str) -> bool:
-        """Keep `text` as the paper's draft; False when it could not be written (a full disk, no access)."""
+    def save(self, paper_id: str, text: str, base: str | None = None) -> bool:
+        """Keep `text`, edited from the note `base`, as this process's draft of the paper's note; False when
+        it could not be written (a full disk, no access)."""
+        record = {"host": socket.gethostname(), "pid": self.pid, "base": base, "text": text}
+        data = json.dumps(record, ensure_ascii=False).encode("utf-8", "surrogatepass")
         try:
-            atomic_write_bytes(self._path(paper_id), text.encode("utf-8", "surrogatepass"), durable=False)
+            atomic_write_bytes(self._path(paper_id), data, durable=False)
         except OSError:
             return False
         return True
 
-    def load(self, paper_id: str) -> str | None:
+    def _read(self, path: Path) -> Draft | None:
+        """The draft in `path` if it is ours to offer: this process's, or one whose writer has ended."""
+        match = _FILE.fullmatch(path.name)
+        if match is None:
+            return None
         try:
-            return self._path(paper_id).read_text(encoding="utf-8", errors="replace")
+            raw = path.read_bytes()
         except OSError:
             return None
-
-    def discard(self, paper_id: str) -> None:
+        if match["kind"] == "md":  # a draft of an older readlist: the text only
+            return Draft(match["id"], raw.decode("utf-8", "replace"), None, path)
         try:
-            self._path(paper_id).unlink(missing_ok=True)
-        except OSError:
-            pass
+            record = json.loads(raw.decode("utf-8", "surrogatepass"))
+            host, pid, text, base = record["host"], record["pid"], record["text"], record["base"]
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError, RecursionError):
+            return Draft(match["id"], raw.decode("utf-8", "replace"), None, path)  # damaged: keep what it holds
+        if not isinstance(text, str) or not isinstance(base, str | None):
+            return None
+        theirs = pid != self.pid or host != socket.gethostname()
+        if theirs and isinstance(pid, int) and isinstance(host, str) and _running(host, pid):
+            return None
+        return Draft(match["id"], text, base, path)
 
-    def ids(self) -> list[str]:
-        """The papers with a draft, oldest first."""
+    def _offered(self, paper_id: str) -> list[Draft]:
+        """The paper's drafts this process may use, newest first."""
         try:
-            files = [path for path in self.directory.glob("*.md") if _ID.fullmatch(path.stem)]
-            return [path.stem for path in sorted(files, key=lambda path: path.stat().st_mtime)]
+            paths = sorted(self.directory.glob(f"{paper_id}.*"), key=_mtime, reverse=True)
         except OSError:
             return []
+        return [draft for path in paths if (draft := self._read(path)) is not None and draft.paper_id == paper_id]
+
+    def load(self, paper_id: str) -> Draft | None:
+        """The newest draft of the paper's note this process may use."""
+        if not _ID.fullmatch(paper_id):
+            raise ValueError(f"not a paper id: {paper_id!r}")
+        offered = self._offered(paper_id)
+        return offered[0] if offered else None
+
+    def discard(self, paper_id: str) -> None:
+        """Remove the paper's drafts this process may use (another running readlist's stay)."""
+        for draft in self._offered(paper_id):
+            try:
+                draft.path.unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    def ids(self) -> list[str]:
+        """The papers with a draft this process may use, oldest first."""
+        try:
+            paths = sorted(self.directory.glob("*.*"), key=_mtime)
+        except OSError:
+            return []
+        out: dict[str, None] = {}
+        for path in paths:
+            draft = self._read(path)
+            if draft is not None:
+                out[draft.paper_id] = None
+        return list(out)
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0

@@ -46,7 +46,7 @@ class ReadlistApp(App):
         waiting = [  # a draft whose note reached the database later says nothing new
             pid
             for pid in self.drafts.ids()
-            if pid in papers.by_id and (self.drafts.load(pid) or "").rstrip() != self.store.get(pid).note
+            if pid in papers.by_id and _draft_text(self.drafts, pid).rstrip() != self.store.get(pid).note
         ]
         if waiting:
             titles = [title_of(papers.by_id[pid], self.store.get(pid)) for pid in waiting[:3]]
@@ -167,3 +167,8 @@ class ReadlistApp(App):
         if not self._state_saved:  # the app ended other than by `q` (e.g. ctrl+c)
             self.save_ui_state()
         self._writer.shutdown(wait=True)
+
+
+def _draft_text(drafts: Drafts, paper_id: str) -> str:
+    draft = drafts.load(paper_id)
+    return draft.text if draft is not None else ""

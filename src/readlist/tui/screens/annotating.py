@@ -67,30 +67,32 @@ class AnnotatingMixin:
         current = self.app.store.get(paper.id).note
         drafts = self.app.drafts
         draft = drafts.load(paper.id)
-        if draft is not None and draft.rstrip() == current:
-            draft = None
-        if draft is not None:
+        start, base = None, current  # base: the note the edit began from, to tell a change made elsewhere
+        if draft is not None and draft.text.rstrip() != current:
+            start = draft.text
+            base = draft.base if draft.base is not None else current
             self.notify("Restored the unsaved draft of this note (Esc discards it)", timeout=4)
 
         def keep(text: str) -> None:
             if text == current:
                 drafts.discard(paper.id)
-            elif not drafts.save(paper.id, text):
+            elif not drafts.save(paper.id, text, base):
                 self.notify("Cannot keep a draft of this note on disk; save it soon", severity="warning")
 
         async def save(text: str | None) -> None:
-            if text is None or await self._save_note(paper, current, text):
+            if text is None or await self._save_note(paper, base, text):
                 drafts.discard(paper.id)  # discarded on purpose, or on disk
             else:  # kept in memory only (the database cannot be written now): the draft stays
-                drafts.save(paper.id, text)
+                drafts.save(paper.id, text, base)
 
-        self.app.push_screen(NoteScreen(self.shown_title(paper), current, draft, keep), save)
+        self.app.push_screen(NoteScreen(self.shown_title(paper), current, start, keep), save)
 
-    async def _save_note(self, paper, current: str, text: str) -> bool:
-        """The one way a note edited in the modal or in $EDITOR is stored; True when it is on disk."""
-        if text.rstrip() == current:
+    async def _save_note(self, paper, base: str, text: str) -> bool:
+        """The one way a note edited in the modal or in $EDITOR is stored, `base` being the note the edit
+        began from; True when it is on disk."""
+        if text.rstrip() in (base, self.app.store.get(paper.id).note):
             return True
-        saved = await self.app.write(lambda: self.app.store.edit_note(paper, current, text))
+        saved = await self.app.write(lambda: self.app.store.edit_note(paper, base, text))
         if saved is not None:
             self.refresh_all()
             if saved[1]:
