@@ -36,7 +36,7 @@ def test_edited_abstract_is_reattached_and_removed_one_kept_as_orphan(tmp_path):
     assert store.get(before.papers[1].id).is_default
     orphans = store.orphans()
     assert [o.id for o in orphans] == [before.papers[3].id]
-    assert orphans[0].snippet == removed[:300]
+    assert orphans[0].snippet == " ".join(removed.split())[:2000]
     event = store.events()[0]
     assert (event.action, event.before, event.after) == ("reattach", {"id": before.papers[1].id}, {"id": moved.id})
     assert Store(db).get(moved.id).note == "my notes on it"  # persisted
@@ -54,6 +54,49 @@ def test_ambiguous_or_distant_matches_are_not_reattached(tmp_path):
     unrelated = parse_text("\n\n".join(real_abstracts(3)))
     store.reconcile(unrelated)
     assert {o.id for o in store.orphans()} == {before.papers[0].id}
+
+
+OPENING = (
+    "Autoprompting is the process of automatically selecting optimized prompts for language models, which has "
+    "been gaining popularity with the rapid advancement of prompt engineering, driven by extensive research in "
+    "the field of large language models (LLMs). This paper presents {} - a novel autoprompting method "
+)
+REFLECTIVE = OPENING.format("ReflectivePrompt") + (
+    "based on evolutionary algorithms that employs reflective evolution for more precise search of prompts. "
+    "Before crossover and elitist mutation, short-term and long-term reflection operations are performed."
+)
+DISTILL = OPENING.format("DistillPrompt") + (
+    "that distils knowledge from task examples in several stages: generation, compression and aggregation. "
+    "We evaluate it on text classification and generation tasks with the t-lite-instruct model."
+)
+
+
+def test_a_different_paper_opening_with_the_same_sentences_is_not_taken_for_it(tmp_path):
+    store = Store(tmp_path / "readlist.json")
+    before = parse_text(REFLECTIVE + "\n\n" + DISTILL)
+    store.update(before.papers[0], starred=True, note="ReflectivePrompt: read the ablations")
+    after = parse_text(DISTILL)  # the next version of the list no longer has it
+    assert store.reconcile(after) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
+    assert store.get(after.papers[0].id).is_default
+    assert store.get(before.papers[0].id).note == "ReflectivePrompt: read the ablations"
+
+
+def test_an_abstract_cut_short_or_grown_is_found_again_also_from_an_older_short_snippet(tmp_path):
+    import json
+
+    db = tmp_path / "readlist.json"
+    text = real_abstracts(1)[0]
+    Store(db).set_note(parse_text(text).papers[0], "kept")
+    cut = parse_text(text[: len(text) // 2].rsplit(" ", 1)[0] + ".").papers[0]
+    Store(db).reconcile(parse_text(cut.text))
+    assert Store(db).get(cut.id).note == "kept"
+    data = json.loads(db.read_text(encoding="utf-8"))
+    data["annotations"]["1"]["snippet"] = cut.text[:300]  # as a database of an earlier version keeps it
+    db.write_text(json.dumps(data), encoding="utf-8")
+    grown = parse_text(cut.text + " Our code and data are public.").papers[0]
+    store = Store(db)
+    store.reconcile(parse_text(grown.text))
+    assert store.get(grown.id).note == "kept"
 
 
 def test_undo_before_a_reattachment_follows_the_new_id(tmp_path):

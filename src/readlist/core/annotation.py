@@ -10,7 +10,7 @@ from .text import normalize_ws, strip_control
 
 STATUSES = ("unread", "reading", "read")
 EDITABLE = ("starred", "status", "tags", "note", "title")
-SNIPPET_CHARS = 300
+SNIPPET_CHARS = 2000  # of the abstract kept to find its paper again: most abstracts whole
 
 
 @dataclass(frozen=True)
@@ -122,7 +122,7 @@ def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
 
 
 def snippet_of(text: str) -> str:
-    """The first ~300 normalised characters of an abstract, kept to find the paper again if its id changes."""
+    """The abstract, normalised (its first SNIPPET_CHARS characters), kept to find the paper again if its id changes."""
     return normalize_ws(strip_control(text))[:SNIPPET_CHARS]
 
 

@@ -1,5 +1,10 @@
 """Finding a paper again after its text (and so its id) changed, by comparing the stored snippet.
 
+A paper is the same when the start of its abstract is nearly the same (a typo fixed, a sentence added
+or cut further on) and the abstract's words are nearly those of the snippet, or a part of them (the
+abstract cut short, or grown). Two papers can open with the same sentence of boilerplate ("Autoprompting
+is the process of ..."): the words of the whole abstract tell them apart.
+
 Comparing every lost snippet with every paper costs ~15 ms per lost annotation on 10,000 papers,
 which adds up when a database is opened with another paper list (every annotation is then lost).
 So candidates are first narrowed by the distinctive words they share with the snippet (an inverted
@@ -20,7 +25,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .paper import Paper
 
-THRESHOLD = 90.0  # rapidfuzz ratio (0-100); a typo fix scores ~99, a different abstract rarely 60
+THRESHOLD = 90.0  # rapidfuzz ratio (0-100) of the openings; a typo fix scores ~99, a different abstract rarely 60
+WORDS_THRESHOLD = 90.0  # token_set_ratio of the whole texts; the same opening on another paper scores ~75
+HEAD = 300  # characters of the opening compared
 MIN_CHARS = 40  # shorter snippets say too little to re-attach on
 MIN_SHARED = 0.3  # share of a snippet's distinctive words a candidate must contain to be scored
 COMMON = 0.02  # words in more than this share of papers (and 20 of them) do not narrow anything
@@ -45,7 +52,7 @@ class Matcher:
         self.keys = {cid: match_key(text) for cid, text in candidates.items()}
         postings: dict[str, list[str]] = defaultdict(list)
         for cid, key in self.keys.items():
-            for word in _words(key):
+            for word in _words(key[:HEAD]):
                 postings[word].append(cid)
         limit = max(20, COMMON * len(self.keys))
         self.postings = {word: ids for word, ids in postings.items() if len(ids) <= limit}
@@ -54,18 +61,19 @@ class Matcher:
         key = match_key(snippet)
         if len(key) < MIN_CHARS or not self.keys:
             return None
-        words = [word for word in _words(key) if word in self.postings]
+        words = [word for word in _words(key[:HEAD]) if word in self.postings]
         shared: Counter[str] = Counter()
         for word in words:
             shared.update(self.postings[word])
         need = max(1, MIN_SHARED * len(words))
-        shortlist = {cid: self.keys[cid] for cid, n in shared.most_common(SHORTLIST) if n >= need}
+        shortlist = {cid: self.keys[cid][:HEAD] for cid, n in shared.most_common(SHORTLIST) if n >= need}
         if not shortlist:
             return None
         from rapidfuzz import fuzz, process
 
-        hits = process.extract(key, shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=2)
-        return hits[0][2] if len(hits) == 1 else None
+        hits = process.extract(key[:HEAD], shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=None)
+        same = [cid for _, _, cid in hits if fuzz.token_set_ratio(key, self.keys[cid]) >= WORDS_THRESHOLD]
+        return same[0] if len(hits) == 1 and len(same) == 1 else None
 
     def claim(self, cid: str) -> None:
         """A candidate re-attached once is not offered again."""
@@ -82,7 +90,7 @@ def search_key(papers: Iterable[Paper], annotated: Iterable[str], lost: Iterable
     """What a search for lost annotations depends on: the papers, which are annotated, the lost snippets."""
     from .cache_files import papers_key
 
-    header = f"reattach {THRESHOLD} {MIN_CHARS} {MIN_SHARED} {COMMON}"
+    header = f"reattach {THRESHOLD} {WORDS_THRESHOLD} {HEAD} {MIN_CHARS} {MIN_SHARED} {COMMON}"
     for part in (sorted(annotated), sorted(f"{pid} {snippet}" for pid, snippet in lost)):
         header += "\n" + hashlib.blake2b("\n".join(part).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     return papers_key(header, papers)
