@@ -66,6 +66,28 @@ def test_damaged_file_is_moved_aside_with_its_bytes_and_never_overwritten(tmp_pa
     assert Store(db).get(paper(1).id).starred
 
 
+def test_a_few_values_of_the_wrong_type_cost_only_those_values(tmp_path):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    for n in range(1, 9):
+        store.update(paper(n), starred=True, note=f"note {n}", tags=["kept"])
+    data = json.loads(db.read_text(encoding="utf-8"))
+    docs = data["annotations"]
+    docs["2"]["starred"], docs["3"]["note"], docs["4"]["status"] = "yes", None, "later"
+    docs["5"]["tags"] = ["kept", 7]
+    broken = json.dumps(data).encode()
+    db.write_bytes(broken)
+    store = Store(db)
+    (notice,) = store.notices
+    assert "damaged" in notice and "repaired it, leaving out starred of paper" in notice and "\n" not in notice
+    assert corrupt_files(db)[0].read_bytes() == broken  # the original, as it was
+    annotations = [store.get(paper(n).id) for n in range(1, 9)]
+    assert [a.note for a in annotations] == ["note 1", "note 2", "", *(f"note {n}" for n in range(4, 9))]
+    assert [a.starred for a in annotations] == [True, False, *[True] * 6]
+    assert annotations[3].status == "unread" and all(a.tags == ("kept",) for a in annotations)
+    assert Store(db).notices == []  # repaired on disk
+
+
 @pytest.mark.parametrize("case", list(FOREIGN))
 def test_a_file_that_is_no_readlist_database_of_this_version_is_left_alone(tmp_path, case):
     db = tmp_path / "readlist.json"

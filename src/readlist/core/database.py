@@ -48,6 +48,8 @@ from .db_format import (
     decode,
     decode_lines,
     empty_data,
+    encode,
+    salvage,
 )
 from .migrations import migrate
 
@@ -185,8 +187,15 @@ class DatabaseFile:
                 except DamagedFile as exc:
                     reason = str(exc)
                 moved = backups.move_aside(self.path, self._now())
-                found = backups.newest_good(self.path, _is_good)
-                if found:
+                salvaged = salvage(moved.read_bytes())
+                found = None if salvaged else backups.newest_good(self.path, _is_good)
+                if salvaged:  # a few values of the wrong type: everything else is kept as it is
+                    data, dropped = salvaged
+                    atomic_write_bytes(self.path, [encode(data)])
+                    self._install(*self._read_disk())
+                    more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
+                    outcome = f"repaired it, leaving out {', '.join(dropped[:3])}{more}" if dropped else "repaired it"
+                elif found:
                     atomic_write_bytes(self.path, found[1])
                     self._install(*self._read_disk())
                     outcome = f"restored the backup {found[0].name} (changes made after it are only in the moved file)"

@@ -206,3 +206,59 @@ def check_current(data: dict[str, Any]) -> None:
     for doc_id, doc in data.get(EVENTS, {}).items():
         if not isinstance(doc.get("before", {}), dict) or not isinstance(doc.get("after", {}), dict):
             raise DamagedFile(f"JSON of the wrong shape (event {doc_id} is malformed)")
+
+
+def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
+    """A file of this schema that parses but has documents of the wrong shape (a value of the wrong type,
+    an unknown status, a malformed event), with only those values or documents left out: the data and what
+    was left out, in a few words each. None when the damage is not of that kind (the file does not parse,
+    has no schema version, or another schema)."""
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        if not isinstance(data, dict) or not isinstance(data.get(META), dict) or schema_version(data) != SCHEMA_VERSION:
+            return None
+    except (ValueError, RecursionError, DamagedFile):
+        return None
+    dropped: list[str] = []
+    out: dict[str, dict] = {}
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            dropped.append(f"table {name!r}")
+            continue
+        out[name] = {}
+        for doc_id, doc in table.items():
+            if not doc_id.isdigit() or not isinstance(doc, dict):
+                dropped.append(f"{name} document {doc_id!r}")
+                continue
+            kept = _salvage_annotation(doc, doc_id, dropped) if name == ANNOTATIONS else doc
+            if name == EVENTS and not all(isinstance(doc.get(key, {}), dict) for key in ("before", "after")):
+                kept = None
+                dropped.append(f"event {doc_id}")
+            if kept is not None:
+                out[name][doc_id] = kept
+    out.setdefault(ANNOTATIONS, {})
+    out.setdefault(EVENTS, {})
+    try:
+        check_current(out)
+    except DamagedFile:
+        return None
+    return out, dropped
+
+
+def _salvage_annotation(doc: dict, doc_id: str, dropped: list[str]) -> dict | None:
+    if not isinstance(doc.get("id"), str) or not doc["id"]:
+        dropped.append(f"annotation {doc_id} (no paper id)")
+        return None
+    kept = {}
+    for key, value in doc.items():
+        types = _TYPES.get(key)
+        if types is not None and not isinstance(value, types):
+            dropped.append(f"{key} of paper {doc['id']} ({type(value).__name__})")
+        elif key == "status" and value not in STATUSES:
+            dropped.append(f"status of paper {doc['id']} ({value!r})")
+        elif key == "tags" and not all(isinstance(tag, str) for tag in value):
+            kept[key] = [tag for tag in value if isinstance(tag, str)]
+            dropped.append(f"a tag of paper {doc['id']}")
+        else:
+            kept[key] = value
+    return kept
