@@ -62,6 +62,18 @@ async def test_a_new_search_selects_its_best_match_and_esc_in_the_list_clears_it
         assert main.current_paper is main.papers.papers[best]
 
 
+async def test_a_damaged_database_notice_stays_until_esc_in_the_list_closes_it(tmp_path):
+    (tmp_path / "db.json").write_text('{"meta": {"1": {"schema_version": 2}}, "annotations": [1]}')
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.5)
+        assert any("was damaged" in n.message for n in app._notifications)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not app._notifications
+
+
 async def test_unclosed_quote_is_a_message_not_a_crash(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

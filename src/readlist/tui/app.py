@@ -18,7 +18,8 @@ from .commands import ActionCommands, PaperCommands
 from .screens.main import MainScreen
 from .state import UiState, load_state, save_state
 
-STICKY = 60 * 60 * 24 * 365  # "until dismissed": click a notification to close it
+STICKY = 60 * 60 * 24 * 365  # "until dismissed": Esc in the list, or a click, closes it
+NOTICE = 30  # seconds a start-up notice that needs no action stays
 POLL_SECONDS = 2.0
 
 
@@ -42,7 +43,8 @@ class ReadlistApp(App):
         self.state_path = state_path or ui_state_path(Path(db_path))
         self.state = load_state(self.state_path)
         self.drafts = Drafts(drafts_dir(Path(db_path)))
-        self.startup_messages = list(self.store.notices)
+        self.startup_messages = list(self.store.notices)  # errors: they stay until dismissed
+        self.startup_notices: list[str] = []
         waiting = [  # a draft whose note reached the database later says nothing new
             pid
             for pid in self.drafts.ids()
@@ -52,7 +54,7 @@ class ReadlistApp(App):
             titles = [title_of(papers.by_id[pid], self.store.get(pid)) for pid in waiting[:3]]
             names = ", ".join(repr(cut_label(title, 50)) for title in titles)
             more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
-            self.startup_messages.append(f"Unsaved notes kept from last time: {names}{more} — press n on the paper")
+            self.startup_notices.append(f"Unsaved notes kept from last time: {names}{more} — press n on the paper")
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
@@ -76,11 +78,13 @@ class ReadlistApp(App):
         self.reconcile()
         for message in self.startup_messages:
             self.notify(message, severity="error", timeout=STICKY, markup=False)
+        for message in self.startup_notices:
+            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
         self.set_interval(POLL_SECONDS, self.poll_store)
 
     def reconcile(self) -> None:
         for message in self.store.reconcile(self.papers):
-            self.notify(message, severity="warning", timeout=STICKY, markup=False)
+            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
 
     async def write(self, fn):
         """Run a store change off the UI thread, in order; report failures without losing the change."""

@@ -264,9 +264,12 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self.search_text = event.value
 
     def action_clear_search(self) -> None:
-        """Esc in the list: clear the search (the paper under the cursor stays selected)."""
+        """Esc in the list: clear the search (the paper under the cursor stays selected); with no search,
+        close the notifications on screen."""
         if self.search_text:
             self.query_one(SearchBar).value = ""
+        else:
+            self.app.clear_notifications()
 
     @on(SearchBar.Leave)
     def leave_search(self) -> None:
