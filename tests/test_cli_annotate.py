@@ -296,3 +296,23 @@ def test_the_log_says_what_title_was_given(run):
 def test_note_edit_without_an_editor_or_a_terminal_is_an_error_not_a_wait(run):
     result = run("note", "#1", "--edit", env={"VISUAL": "", "EDITOR": ""})
     assert result.exit_code == 2 and "no $VISUAL or $EDITOR" in result.stderr
+
+
+def test_output_cut_short_by_a_closed_pipe_ends_quietly_not_as_no_match(tmp_path):
+    import signal
+    import subprocess
+
+    papers = tmp_path / "many.txt"
+    papers.write_text("\n\n".join(f"We study problem number {n} of graph learning in depth." for n in range(3000)))
+    env = {**__import__("os").environ, "READLIST_DB": str(tmp_path / "db.json")}
+    for args in (["list"], ["search", "graph", "-n", "0"]):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "readlist", "--papers", str(papers), *args],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        assert proc.stdout.readline()  # what `head -1` reads
+        proc.stdout.close()
+        assert proc.wait(timeout=60) == -signal.SIGPIPE  # the shell's 141, as for other tools; never 1
+        assert proc.stderr.read() == b""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+import signal
 import sys
 
 import click
@@ -68,6 +69,8 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
 
 
 def main() -> None:
+    if hasattr(signal, "SIGPIPE"):  # `readlist list | head`: end quietly, as other tools do (status 141, not 1)
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     try:
         cli.main(prog_name="readlist", standalone_mode=True)
     except KeyboardInterrupt:
