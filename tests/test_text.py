@@ -31,6 +31,31 @@ def test_plain_form(text, plain):
     assert to_plain(text) == plain
 
 
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        # `%` is a percent sign, in and out of math, not a comment dropping the rest of the line
+        ("up to $65%$ storage reduction", "up to 65% storage reduction"),
+        (r"an average $\textbf{10.48%}$ gain and \textbf{5%} more", "an average 10.48% gain and 5% more"),
+        # a `$` before a digit is a dollar sign when its would-be math ends before another amount or holds words
+        (
+            "The AI interface ($0.08) also reduced costs by 98.1% compared to the physicians' average ($4.2).",
+            "The AI interface ($0.08) also reduced costs by 98.1% compared to the physicians' average ($4.2).",
+        ),
+        (
+            "costs over $100 million, yet we reach 95% of the accuracy, cutting the budget to $2 million",
+            "costs over $100 million, yet we reach 95% of the accuracy, cutting the budget to $2 million",
+        ),
+        (r"it costs $5 per run, and $\epsilon$ stays small", "it costs $5 per run, and ε stays small"),
+        # math that starts with a number, or is followed by one, still converts
+        (r"$2\times$ faster, $\sim$30 ms, a $2$-approximation", "2× faster, ∼30 ms, a 2-approximation"),
+        (r"up to $65\%$ with $O(n^2)$ steps and $k$-means", "up to 65% with O(n^2) steps and k-means"),
+    ],
+)
+def test_percent_and_dollar_signs_are_kept(text, plain):
+    assert to_plain(text) == plain
+
+
 def test_urls_survive_latex_and_markdown_passes():
     text = r"Code at https://github.com/a_b/c_d~e and \textbf{more}."
     assert to_plain(text) == "Code at https://github.com/a_b/c_d~e and more."

@@ -20,6 +20,10 @@ _LATEX_SPAN = re.compile(
     r"|\\[A-Za-z]+\*?(?:\s*\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\})*"
     r"|\\[%&_#${}~^ ,;!]"
 )
+# A word in a span opened by `$` and a digit: "$100 million ... to $" is money, not math ("$2\times$" is math).
+_PROSE_WORD = re.compile(r"(?<![\\{\w])[^\W\d_]{2,}")
+# In abstracts a bare `%` is a percent sign, never a LaTeX comment (which would drop the rest of the line).
+_BARE_PERCENT = re.compile(r"(?<!\\)((?:\\\\)*)%")
 # Braces inside a word, left by LaTeX emphasis of single letters: "{G}eneration" reads "Generation".
 # Not after a command name: "\frac{a}" stays.
 _WORD_BRACES = re.compile(r"(?<![\w\\])([^\W_]+)\{([^\W_]+)\}|(?<![\w\\])\{([^\W_]+)\}(?=[^\W_])")
@@ -128,6 +132,8 @@ _AFTER_LATEX = str.maketrans({"ϵ": "ε", "\u00a0": " "})
 @lru_cache(maxsize=4096)  # the same formula comes back within an abstract and across a list ($\epsilon$)
 def _latex_span_to_text(span: str) -> str:
     converter, walker_db, latexwalker = _converter()
+    if "%" in span:
+        span = _BARE_PERCENT.sub(r"\1\\%", span)
     try:
         walker = latexwalker.LatexWalker(span, latex_context=walker_db, tolerant_parsing=True)
         nodes, _, _ = walker.get_latex_nodes()
@@ -143,11 +149,29 @@ def unwrap_word_braces(text: str) -> str:
     return _WORD_BRACES.sub(lambda m: (m.group(1) or "") + (m.group(2) or m.group(3)), text)
 
 
+def _is_dollar_amount(match: re.Match[str], text: str) -> bool:
+    """Does this `$...$` span start with a dollar amount rather than math? It opens with a digit and either
+    ends where another amount starts ("($0.08) ... average ($4.2)") or holds words ("$5 and $")."""
+    span = match.group(0)
+    if span[0] != "$" or not span[1:2].isdigit():
+        return False
+    return text[match.end() : match.end() + 1].isdigit() or _PROSE_WORD.search(span, 1, len(span) - 1) is not None
+
+
 def latex_to_text(text: str) -> str:
     """Turn the LaTeX bits of running text into Unicode; leave everything else as written."""
     if "\\" not in text and "$" not in text:
         return text
-    return _LATEX_SPAN.sub(lambda m: _latex_span_to_text(m.group(0)), text)
+    parts: list[str] = []
+    done = start = 0
+    while (match := _LATEX_SPAN.search(text, start)) is not None:
+        if _is_dollar_amount(match, text):
+            start = match.start() + 1  # a dollar sign, as written; a later `$` may still open math
+            continue
+        parts += (text[done : match.start()], _latex_span_to_text(match.group(0)))
+        done = start = match.end()
+    parts.append(text[done:])
+    return "".join(parts)
 
 
 def strip_markdown(text: str) -> str:
