@@ -316,3 +316,15 @@ def test_output_cut_short_by_a_closed_pipe_ends_quietly_not_as_no_match(tmp_path
         proc.stdout.close()
         assert proc.wait(timeout=60) == -signal.SIGPIPE  # the shell's 141, as for other tools; never 1
         assert proc.stderr.read() == b""
+
+
+def test_annotations_missing_from_the_list_are_mentioned_once_not_by_every_command(run, tmp_path):
+    assert run("star", "#1").exit_code == 0
+    other = tmp_path / "other.txt"
+    other.write_text("We propose a different paper altogether, about compilers and their passes.\n")
+    first = CliRunner().invoke(cli, ["--papers", str(other), "--db", str(run.db), "list"])
+    assert "1 annotated paper(s) are not in" in first.stderr
+    again = CliRunner().invoke(cli, ["--papers", str(other), "--db", str(run.db), "list"])
+    assert again.exit_code == 0 and again.stderr == ""
+    missing = CliRunner().invoke(cli, ["--papers", str(other), "--db", str(run.db), "list", "--missing"])
+    assert run.ids[0] in missing.stdout  # still there to be found

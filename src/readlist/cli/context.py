@@ -63,7 +63,7 @@ class Context:
         store.tell_when_waiting(lambda message: click.echo(f"readlist: {message}", err=True))
         for notice in store.notices:
             click.echo(f"readlist: {notice}", err=True)
-        for message in store.reconcile(self.paper_list):
+        for message in store.reconcile(self.paper_list, quiet_repeats=True):
             click.echo(f"readlist: {message}", err=True)
         return store
 

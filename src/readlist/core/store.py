@@ -275,8 +275,11 @@ class Store:
         docs = [note.to_doc() for note in notes]
         self._file.replace(docs, [_event_doc(event) for event in events], reason)
 
-    def reconcile(self, papers: PaperList) -> list[str]:
-        """Re-attach annotations whose paper text changed (new id); keep the rest as orphans. Never deletes."""
+    def reconcile(self, papers: PaperList, quiet_repeats: bool = False) -> list[str]:
+        """Re-attach annotations whose paper text changed (new id); keep the rest as orphans. Never deletes.
+
+        With `quiet_repeats`, orphans already reported for this list (a search found nothing for them
+        before) go unmentioned: a script running one command after another hears of them once."""
         by_id = papers.by_id
         messages: list[str] = []
 
@@ -289,7 +292,8 @@ class Store:
             if lost:
                 searched = search_key(papers.papers, annotations, [(ann.id, ann.snippet) for ann in lost])
                 if found_nothing_before(searched):  # the same papers, the same lost annotations: no match
-                    messages.append(_orphans_message(len(lost), papers))
+                    if not quiet_repeats:
+                        messages.append(_orphans_message(len(lost), papers))
                     lost, searched = [], None
                 else:
                     matcher = Matcher({p.id: snippet_of(p.text) for p in papers.papers if p.id not in annotations})
