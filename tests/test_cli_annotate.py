@@ -328,3 +328,32 @@ def test_annotations_missing_from_the_list_are_mentioned_once_not_by_every_comma
     assert again.exit_code == 0 and again.stderr == ""
     missing = CliRunner().invoke(cli, ["--papers", str(other), "--db", str(run.db), "list", "--missing"])
     assert run.ids[0] in missing.stdout  # still there to be found
+
+
+def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_it_became(run, tmp_path):
+    assert run("star", "#1").exit_code == 0 and run("status", "#1", "read").exit_code == 0
+    assert run("note", "#1", "--text", "keep [/bold] this").exit_code == 0
+    old = run.ids[0]
+    rewritten = tmp_path / "v2.txt"
+    rewritten.write_text(PAPERS.replace("We study sparse attention", "Rewritten: we examine routed attention"))
+
+    def v2(*args):
+        return CliRunner().invoke(cli, ["--papers", str(rewritten), "--db", str(run.db), *args])
+
+    assert old in v2("list", "--missing").stdout
+    shown = v2("show", old[:6])
+    assert shown.exit_code == 0 and "not in this paper list" in shown.stdout and "keep [/bold] this" in shown.stdout
+    entry = json.loads(v2("search", "is:missing", "--json").stdout)[0]
+    assert entry["id"] == old and entry["title"] and entry["missing"] is True
+    refused = v2("note", old)
+    assert refused.exit_code == 2 and "is a missing paper" in refused.stderr
+    assert v2("star", "#2").exit_code == 0
+    onto_annotated = v2("reattach", old, "#2")
+    assert onto_annotated.exit_code == 2 and "annotations of its own" in onto_annotated.stderr
+    moved = v2("reattach", old[:5], "#1")
+    assert moved.exit_code == 0, moved.output
+    data = json.loads(v2("show", "#1", "--json").stdout)
+    assert (data["starred"], data["status"], data["note"]) == (True, "read", "keep [/bold] this")
+    assert data["read_at"] and v2("list", "--missing").stdout == ""
+    assert v2("undo").exit_code == 0  # one step: back on the missing paper
+    assert old in v2("list", "--missing").stdout and json.loads(v2("show", "#1", "--json").stdout)["note"] == ""

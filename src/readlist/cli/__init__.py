@@ -28,6 +28,7 @@ COMMANDS = {
     "export": "progress:export_command",
     "related": "progress:related_command",
     "merge": "progress:merge_command",
+    "reattach": "missing:reattach_command",
 }
 
 

@@ -76,4 +76,10 @@ class Context:
         try:
             return resolve(ref, self.paper_list.papers)
         except RefError as exc:
+            from .missing import find_missing
+
+            ann = None if ref.strip().startswith("#") else find_missing(self, ref)
+            if ann is not None:
+                fail(f"{ref!r}: {ann.id} is a missing paper, not in this list (see readlist show {ann.id}; "
+                     f"readlist reattach {ann.id} REF moves its annotations onto a paper)")  # fmt: skip
             fail(str(exc))

@@ -67,12 +67,14 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
         fail(f"--status {status!r}: expected one of {', '.join(STATUSES)}")
     store = ctx.store
     if missing:
+        from .missing import missing_dict, missing_line
+
         orphans = [ann for ann in store.orphans() if _keep(ann, starred, status, tags)]
         if as_json:
-            _dump([{"id": a.id, "title": a.title, "snippet": a.snippet} | annotation_dict(a) for a in orphans])
+            _dump([missing_dict(ann) for ann in orphans])
             return
         for ann in orphans:
-            click.echo(f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {ann.label(80)}{tag_suffix(ann)}")
+            click.echo(missing_line(ann))
         return
     annotations = store.all()
     rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
@@ -92,8 +94,18 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
 @click.pass_obj
 def show_command(ctx: Context, ref: str, as_json: bool) -> None:
-    """One paper in full. REF is an id, a unique id prefix (4+ characters) or #N."""
-    paper = ctx.paper(ref)
+    """One paper in full. REF is an id, a unique id prefix (4+ characters) or #N; also a missing paper's id."""
+    from ..core.refs import RefError, resolve
+    from .missing import find_missing, show_missing
+
+    try:
+        paper = resolve(ref, ctx.paper_list.papers)
+    except RefError as exc:
+        missing = None if ref.strip().startswith("#") else find_missing(ctx, ref)
+        if missing is None:
+            fail(str(exc))
+        show_missing(missing, as_json)
+        return
     ann = ctx.store.get(paper.id)
     if as_json:
         _dump(paper_dict(paper, ann))

@@ -9,7 +9,6 @@ import click
 from ..core.annotation import title_of
 from ..core.text import strip_control
 from .context import Context, fail
-from .papers import annotation_dict
 
 
 def titles_for(papers, query: str | None) -> None:
@@ -81,12 +80,13 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     if result.error:
         fail(f"search: {result.error}")
     if result.missing:
+        from .missing import missing_dict, missing_line
+
         orphans = sorted(ctx.store.orphans(), key=lambda ann: ann.id)
         if as_json:
-            rows = [{"id": a.id, "title": a.title, "snippet": a.snippet} | annotation_dict(a) for a in orphans]
-            click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+            click.echo(json.dumps([missing_dict(ann) for ann in orphans], ensure_ascii=False, indent=2))
         for ann in [] if as_json else orphans:
-            click.echo(ann.id)
+            click.echo(missing_line(ann))
         raise SystemExit(0 if orphans else 1)
     if as_json:
         rows = [

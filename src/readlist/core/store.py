@@ -171,6 +171,29 @@ class Store:
 
         return self._file.commit(build)
 
+    def move_annotations(self, old_id: str, paper: Paper) -> Annotation:
+        """Move everything the user set on a missing paper (`old_id`, not in the list) to `paper`, which has
+        nothing set: by hand, what `reconcile` does when it recognises a paper. One undoable step; the
+        read date goes along. Raises ValueError when there is nothing to move or `paper` has annotations."""
+
+        def build():
+            source, target = self.get(old_id), self.get(paper.id)
+            if source.is_default:
+                raise ValueError(f"{old_id}: no annotations to move")
+            if not target.is_default:
+                raise ValueError(f"#{paper.index} has annotations of its own; move onto an untouched paper")
+            moved = {"starred": source.starred, "status": source.status, "tags": list(source.tags)}
+            moved |= {"note": source.note, "title": source.title}
+            cleared = {"starred": False, "status": "unread", "tags": [], "note": "", "title": None}
+            change = self._changes_for([(paper, moved), (_Missing(old_id), cleared)])
+            if change is not None and source.read_at:  # read then, not now
+                change.sets[paper.id]["read_at"] = source.read_at
+                change.events[0]["after"]["read_at"] = source.read_at
+            return None, change
+
+        self._file.commit(build)
+        return self.get(paper.id)
+
     def toggle_star(self, paper: Paper) -> Annotation:
         return self._update_from(paper, lambda current: {"starred": not current.starred})
 
@@ -345,3 +368,12 @@ def _event_doc(event: Event | dict) -> dict:
     if event.undoes is not None:
         doc["undoes"] = event.undoes
     return doc
+
+
+class _Missing:
+    """A paper known only by its id: one no longer in the list."""
+
+    text = ""
+
+    def __init__(self, paper_id: str) -> None:
+        self.id = paper_id

@@ -1,0 +1,94 @@
+"""Annotated papers no longer in the paper list: how they are shown, found by id, and moved by hand
+(`readlist reattach`) onto the paper they became when readlist could not tell by itself."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..core.annotation import Annotation
+from ..core.refs import RefError, resolve
+from ..core.text import strip_control
+from ..core.titles import derive_title
+from .context import Context, fail
+
+MIN_PREFIX = 4
+
+
+def missing_title(ann: Annotation) -> str:
+    """The title the paper had: the user's own, or one derived from the abstract kept with its annotations."""
+    return strip_control(ann.title or derive_title(ann.snippet) or ann.id)
+
+
+def missing_line(ann: Annotation) -> str:
+    tags = "  " + " ".join(f"#{strip_control(tag)}" for tag in ann.tags) if ann.tags else ""
+    return f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {missing_title(ann)}{tags}"
+
+
+def missing_dict(ann: Annotation) -> dict:
+    return {"id": ann.id, "title": missing_title(ann), "missing": True, "snippet": ann.snippet} | {
+        "starred": ann.starred,
+        "status": ann.status,
+        "tags": list(ann.tags),
+        "note": ann.note,
+        "read_at": ann.read_at,
+    }
+
+
+def find_missing(ctx: Context, ref: str) -> Annotation | None:
+    """The missing paper with this id or unique id prefix (4+ characters), or None."""
+    ref = ref.strip().lower()
+    if len(ref) < MIN_PREFIX:
+        return None
+    found = [ann for ann in ctx.store.orphans() if ann.id.startswith(ref)]
+    if len(found) > 1:
+        fail(f"{ref!r}: matches {len(found)} missing papers; give more of the id")
+    return found[0] if found else None
+
+
+def show_missing(ann: Annotation, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(missing_dict(ann), ensure_ascii=False, indent=2))
+        return
+    click.echo(missing_title(ann))
+    click.echo(f"{ann.id} · not in this paper list (readlist reattach {ann.id} REF moves it onto a paper)")
+    marks = ["★ starred" if ann.starred else "not starred", ann.status]
+    if ann.tags:
+        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
+    click.echo(" · ".join(marks))
+    if ann.snippet:
+        click.echo()
+        click.echo(strip_control(ann.snippet))
+    if ann.note:
+        click.echo()
+        click.echo("Note:")
+        click.echo(strip_control(ann.note))
+
+
+@click.command("reattach")
+@click.argument("missing_id", metavar="MISSING")
+@click.argument("ref")
+@click.pass_obj
+def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
+    """Move the annotations of a missing paper onto a paper of the list.
+
+    MISSING is the id (or a unique prefix) shown by `readlist list --missing`; REF is the paper it became
+    (an id, a unique id prefix or #N), which must have no annotations yet. `readlist undo` reverts it.
+    """
+    ann = find_missing(ctx, missing_id)
+    if ann is None:
+        fail(f"{missing_id!r}: no missing paper has this id (see readlist list --missing)")
+    try:
+        paper = resolve(ref, ctx.paper_list.papers)
+    except RefError as exc:
+        fail(str(exc))
+    try:
+        moved = ctx.store.move_annotations(ann.id, paper)
+    except ValueError as exc:
+        fail(str(exc))
+    ctx.saved()
+    from .papers import paper_line
+
+    click.echo(f"moved the annotations of {ann.id} to:")
+    click.echo(paper_line(f"#{paper.index}", paper, moved))
