@@ -197,6 +197,40 @@ def test_merge_of_a_missing_or_broken_file_fails_in_one_line(env, tmp_path):
     assert not db.exists()
 
 
+def test_merge_names_a_foreign_file_plainly_and_takes_what_a_file_set_aside_still_holds(env, tmp_path):
+    papers, db, run = env
+    text = tmp_path / "papers-v1.txt"
+    text.write_text("A paper file given by mistake.\n")
+    foreign = run("merge", str(text))
+    assert foreign.exit_code == 2 and foreign.output.count("not a readlist database") == 1
+    laptop_db = tmp_path / "laptop.json"
+    laptop = Store(laptop_db)
+    laptop.update(papers[1], note="written on the laptop")
+    laptop.update(papers[2], starred=True)
+    data = json.loads(laptop_db.read_text(encoding="utf-8"))
+    for doc in data["annotations"].values():
+        if doc["starred"]:
+            doc["starred"] = "yes"  # what set the file aside
+    laptop_db.write_text(json.dumps(data), encoding="utf-8")
+    merged = run("merge", str(laptop_db))
+    assert merged.exit_code == 0, merged.output
+    assert Store(db).get(papers[1].id).note == "written on the laptop"
+
+
+def test_merging_back_an_earlier_conflict_is_not_called_a_new_one(env, tmp_path):
+    papers, db, run = env
+    start = datetime(2025, 7, 1, tzinfo=UTC)
+    Store(db, now=clock(start)).update(papers[0], note="shared")
+    laptop_db = tmp_path / "laptop.json"
+    laptop_db.write_bytes(db.read_bytes())
+    Store(laptop_db, now=clock(start + timedelta(hours=1))).update(papers[0], note="laptop")
+    Store(db, now=clock(start + timedelta(hours=2))).update(papers[0], note="desk")
+    assert "edited on both sides" in run("merge", str(laptop_db)).output  # the desk now holds both
+    back = run("merge", str(db), db_path=laptop_db)
+    assert back.exit_code == 0, back.output
+    assert "edited on both sides" not in back.output and "0 note conflict(s)" in back.output
+
+
 def test_merging_a_database_into_itself_is_refused(env):
     papers, db, run = env
     Store(db).update(papers[0], starred=True)

@@ -43,7 +43,8 @@ class Change:
 
     def describe(self) -> str:
         if self.field == "note":
-            return "note: " + ("edited on both sides, both texts kept" if NOTE_SEPARATOR in self.after else "replaced")
+            joined = self.after.count(NOTE_SEPARATOR) > (self.before or "").count(NOTE_SEPARATOR)  # not an old join
+            return "note: " + ("edited on both sides, both texts kept" if joined else "replaced")
         if self.field == "paper":
             note = self.after
             parts = ["starred"] if note.starred else []

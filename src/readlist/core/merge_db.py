@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .annotation import Annotation, Event
-from .db_format import ANNOTATIONS, EVENTS, DamagedFile, decode
+from .db_format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode, salvage
 from .merge import MergeReport, merge
 from .migrations import migrate
 from .paths import unreadable
@@ -27,9 +27,15 @@ class MergeError(Exception):
 
 def _load(path: Path) -> dict:
     try:
-        data, _ = migrate(decode(path.read_bytes()))
+        raw = path.read_bytes()
+        data, _ = migrate(decode(raw))
+    except (ForeignFile, NewerSchema) as exc:
+        raise MergeError(f"{path}: {exc}") from None
     except DamagedFile as exc:
-        raise MergeError(f"{path}: not a usable readlist database ({exc})") from None
+        salvaged = salvage(raw)  # a file set aside for a few values of the wrong type: the rest can be merged
+        if salvaged is None:
+            raise MergeError(f"{path}: not a usable readlist database ({exc})") from None
+        data = salvaged[0]
     except OSError as exc:
         raise MergeError(unreadable(path, exc, "readlist database")) from None
     return data
