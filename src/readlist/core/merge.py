@@ -40,11 +40,14 @@ class Change:
     field: str
     before: Any
     after: Any
+    conflict: bool = False  # a note edited on both sides, joined by this merge
 
     def describe(self) -> str:
         if self.field == "note":
-            joined = self.after.count(NOTE_SEPARATOR) > (self.before or "").count(NOTE_SEPARATOR)  # not an old join
-            return "note: " + ("edited on both sides, both texts kept" if joined else "replaced")
+            if self.conflict:
+                return "note: edited on both sides, both texts kept"
+            earlier = NOTE_SEPARATOR in self.after  # joined by an earlier merge, on the other side
+            return "note: replaced" + (" (by both texts of an earlier conflict)" if earlier else "")
         if self.field == "paper":
             note = self.after
             parts = ["starred"] if note.starred else []
@@ -289,6 +292,8 @@ def merge(
             conflicts.append(paper)
         for name in (*MERGED_FIELDS, "note"):
             if getattr(mine, name) != getattr(result, name):
-                changes.append(Change(paper, name, getattr(mine, name), getattr(result, name)))
+                changes.append(
+                    Change(paper, name, getattr(mine, name), getattr(result, name), conflict and name == "note")
+                )
     report = MergeReport(tuple(changes), tuple(conflicts), len(events) - len({_event_key(e) for e in local_events}))
     return MergeResult(merged, events, report)
