@@ -357,3 +357,13 @@ def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_i
     assert data["read_at"] and v2("list", "--missing").stdout == ""
     assert v2("undo").exit_code == 0  # one step: back on the missing paper
     assert old in v2("list", "--missing").stdout and json.loads(v2("show", "#1", "--json").stdout)["note"] == ""
+
+
+def test_the_log_names_a_paper_whose_text_changed_by_its_place_in_the_list(run, tmp_path):
+    assert run("star", "#1").exit_code == 0
+    fixed = tmp_path / "v2.txt"
+    fixed.write_text(PAPERS.replace("learned routing matches", "learned routing closely matches"))
+    result = CliRunner().invoke(cli, ["--papers", str(fixed), "--db", str(run.db), "log"])
+    assert "re-attached" in result.stderr
+    star = [line for line in result.stdout.splitlines() if " star " in f" {line} "]
+    assert star and "#1 " in star[0] and "not in this paper list" not in result.stdout
