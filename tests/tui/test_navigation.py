@@ -304,3 +304,42 @@ async def test_title_search_looks_at_the_titles_the_list_shows(tmp_path):
         assert app.main_screen.matches == 0  # in the abstract's first sentence, not in its title
     # every derived title was cached on disk for the next start
     assert list((tmp_path / "home" / ".cache" / "readlist" / "titles").glob("*.json"))
+
+
+def cursor_row_on_screen(plist) -> bool:
+    top = int(plist.scroll_offset.y)
+    return top <= plist.cursor < top + plist.scrollable_content_region.height
+
+
+async def test_clearing_a_short_search_scrolls_the_list_to_the_selected_paper(tmp_path):
+    app = make_app(tmp_path, bundled=True)  # 19 papers: longer than the list at 60x20
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        main, plist = app.main_screen, app.main_screen.paper_list
+        for clear in (["escape"], ["enter", "escape"]):  # Esc in the bar, or Esc in the list
+            await pilot.press("g", "slash", *"title:rledit")
+            await settle(pilot)
+            chosen = main.current_paper
+            await pilot.press(*clear)
+            await settle(pilot)
+            assert main.current_paper is chosen and plist.row_count == 19
+            assert plist.cursor >= plist.scrollable_content_region.height  # below the first screenful
+            assert cursor_row_on_screen(plist), clear
+            assert main.shown_title(chosen)[:20] in screen_text(app)
+
+
+async def test_the_last_paper_is_scrolled_into_view_on_start(tmp_path):
+    from readlist.core.paths import ui_state_path
+    from readlist.tui.state import UiState, save_state
+
+    app = make_app(tmp_path, bundled=True)
+    last = app.papers.papers[-2]
+    save_state(ui_state_path(tmp_path / "db.json"), UiState(paper=last.id))
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        assert app.main_screen.current_paper.id == last.id
+        assert cursor_row_on_screen(app.main_screen.paper_list)
+        await pilot.resize_terminal(60, 12)
+        await settle(pilot)
+        assert cursor_row_on_screen(app.main_screen.paper_list)

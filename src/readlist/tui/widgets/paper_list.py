@@ -98,6 +98,8 @@ class PaperList(ScrollView, can_focus=True):
             row = found if found is not None else fallback_row
         self.cursor = min(row, max(self.row_count - 1, 0))
         self.refresh()
+        # The list's size is known only after a layout (the first view, a list shown again): look again then.
+        self.call_after_refresh(self.show_cursor)
 
     @property
     def row_count(self) -> int:
@@ -147,11 +149,19 @@ class PaperList(ScrollView, can_focus=True):
 
     def scroll_to_row(self, row: int) -> None:
         top = int(self.scroll_offset.y)
-        height = max(self.scrollable_content_region.height, 1)
+        height = self.scrollable_content_region.height
+        if not height:  # not laid out yet (or hidden): set_view looks again after the layout
+            return
+        # Forced: a list that just grew from a few rows has no scrollbar until the next layout, and
+        # without one Textual ignores the scroll (the cursor's row was left off-screen).
         if row < top:
-            self.scroll_to(y=row, animate=False, immediate=True)
+            self.scroll_to(y=row, animate=False, immediate=True, force=True)
         elif row >= top + height:
-            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True, force=True)
+
+    def show_cursor(self) -> None:
+        """Scroll the cursor's row into view."""
+        self.scroll_to_row(self.cursor)
 
     def move(self, delta: int) -> None:
         if self.row_count:
@@ -191,6 +201,7 @@ class PaperList(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self.virtual_size = Size(self.size.width, self.row_count)
+        self.show_cursor()  # a smaller window may have left it below the bottom
 
     # -- drawing -----------------------------------------------------------------------------
     def style_of(self, part: str) -> Style:
