@@ -215,6 +215,21 @@ async def test_palette_jumps_to_paper_by_fuzzy_title(app):
         assert "TableBench" in current_title(app)
 
 
+async def test_palette_puts_the_action_named_by_the_query_first(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        for query in ("star", "read"):  # longer lines mention "starred" and "reading" too
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*query)
+            await pilot.pause(0.5)
+            await pilot.press("enter")
+            await settle(pilot)
+        note = app.store.get(paper.id)
+        assert note.starred and note.status == "read"
+
+
 async def test_last_paper_filter_and_theme_restored(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

@@ -30,17 +30,32 @@ class ActionCommands(Provider):
                 )
 
     async def search(self, query: str) -> Hits:
+        """Actions whose line or short name (the one shown under it) match; a short name that is the
+        query, or starts with it, comes first ("star" is Star, not the filter that mentions starred)."""
         matcher = self.matcher(query)
+        # Textual scores the query matched against itself highest: no fuzzy match of it scores more.
+        ceiling = matcher.match(query)
         main = self._main()
         for action in ACTIONS:
             if not action.palette:
                 continue
             label = f"{action.help} ({action.display_keys})"
-            score = matcher.match(label)
+            score = max(matcher.match(label), matcher.match(action.description))
             if score > 0:
                 yield Hit(
-                    score, matcher.highlight(label), partial(main.run_action, action.action), help=action.description
+                    score + ceiling * name_rank(query, action.description),
+                    matcher.highlight(label),
+                    partial(main.run_action, action.action),
+                    help=action.description,
                 )
+
+
+def name_rank(query: str, name: str) -> int:
+    """2 when the query is the short name, 1 when the name starts with it, else 0 (case ignored)."""
+    query, name = query.strip().casefold(), name.casefold()
+    if not query:
+        return 0
+    return 2 if name == query else 1 if name.startswith(query) else 0
 
 
 class PaperCommands(Provider):
