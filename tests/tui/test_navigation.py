@@ -203,6 +203,21 @@ async def test_help_screen_lists_every_key(app):
         assert type(app.screen).__name__ == "MainScreen"
 
 
+async def test_help_screen_is_readable_on_a_small_terminal(tmp_path):
+    for size in ((60, 20), (80, 24)):
+        app = make_app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await settle(pilot)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            text = screen_text(app)
+            if size == (60, 20):
+                assert "Move to the previous paper" in text  # whole, not a word per line
+                assert "Group" not in text
+            else:
+                assert "Group" in text  # left out only where it crowds the descriptions
+
+
 async def test_palette_jumps_to_paper_by_fuzzy_title(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
