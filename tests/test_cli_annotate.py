@@ -286,6 +286,12 @@ def test_a_note_prints_with_its_tabs(run):
     assert run("note", "#1").stdout == "- item\n\t- nested[31m\n"
 
 
+def test_undoing_a_title_names_the_paper_by_the_title_it_has_again(run):
+    run("title", "#1", "X:", "my", "own", "title")
+    result = run("undo")
+    assert result.stdout == "undid title → 'X: my own title' on 'Sparse routing for attention'\n"
+
+
 def test_the_log_says_what_title_was_given(run):
     run("title", "#1", "My", "own", "name")
     run("title", "#1", "--clear")

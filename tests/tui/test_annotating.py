@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from readlist.core.annotation import cut_label
 from readlist.core.drafts import Drafts
 from readlist.core.store import Store
 from readlist.tui.screens.note import NoteScreen
@@ -404,6 +405,20 @@ async def test_giving_a_paper_its_own_title_shows_everywhere_and_can_be_undone(a
         await settle(pilot)
         assert current(app)[1].title == "Four-step sampler [/bold] to reread"
     assert Store(tmp_path / "db.json").get(paper.id).title == "Four-step sampler [/bold] to reread"
+
+
+async def test_undoing_a_title_names_the_paper_by_the_title_shown_after_the_undo(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        own = current(app)[0].title
+        await pilot.press("T", "ctrl+u", *"X: my own title", "enter")
+        await settle(pilot)
+        app._notifications.clear()
+        await pilot.press("u")
+        await settle(pilot)
+        [message] = [note.message for note in app._notifications]
+        assert message.startswith("Undid title → 'X: my own title' on '")
+        assert message.endswith(f"on {cut_label(own)!r}")
 
 
 async def test_a_title_dialog_cancelled_or_unchanged_writes_nothing(app, tmp_path):

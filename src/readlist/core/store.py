@@ -248,7 +248,7 @@ class Store:
     ) -> str | None:
         """Revert the newest change group in the file not undone yet (of the papers in `papers`, the ids of
         the list shown, when given); a one-line description naming the paper by `name_of(id)` (the title
-        shown), or None."""
+        shown, asked once the change is undone), or None."""
 
         def build():
             plan = plan_undo(self._file.undoable_event_docs(), papers)
@@ -264,16 +264,20 @@ class Store:
                     {"time": now, "paper": pid, "action": UNDO, "before": before, "after": dict(fields)}
                     | {"group": group, "undoes": plan.group}
                 )
-            first = plan.undone[0] if plan.undone else None
-            if first is None:
-                return "undid an empty change", change
-            if len(plan.restore) == 1:
-                pid = next(iter(plan.restore))
-                name = (name_of(pid) if name_of else None) or self.get(pid).label()
-                return f"undid {first.describe()} on {cut_label(strip_control(name))!r}", change
-            return f"undid {first.describe()} on {len(plan.restore)} papers", change
+            return plan, change
 
-        return self._file.commit(build)
+        plan = self._file.commit(build)
+        if plan is None:
+            return None
+        first = plan.undone[0] if plan.undone else None
+        if first is None:
+            return "undid an empty change"
+        if len(plan.restore) == 1:
+            # Named now, by the title it shows after the undo: an undone title is not the paper's name.
+            pid = next(iter(plan.restore))
+            name = (name_of(pid) if name_of else None) or self.get(pid).label()
+            return f"undid {first.describe()} on {cut_label(strip_control(name))!r}"
+        return f"undid {first.describe()} on {len(plan.restore)} papers"
 
     @contextmanager
     def locked(self) -> Iterator[None]:
