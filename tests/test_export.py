@@ -194,3 +194,19 @@ def test_write_atomic_leaves_no_temp_file_on_failure(tmp_path, monkeypatch):
         write_atomic(target, "new", force=True)
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.md"]
+
+
+def test_terminal_escape_sequences_reach_no_export():
+    osc, red, reset = "\x1b]0;pwned\x07", "\x1b[31m", "\x1b[0m"
+    paper = Paper(id="abcdefabcdef", index=1, text=f"An {red}abstract{reset} with a bell\x07.\nhttps://x.org/{osc}")
+    note = Note(paper.id, title=f"My {osc}title", tags=(f"{red}tag",), note=f"before {osc}after\n\tindented {red}red")
+    for fmt in ("md", "json", "csv", "bibtex"):
+        out = export([paper], {paper.id: note}, fmt)
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out.replace("\r\n", "\n")), fmt
+        assert "pwned" not in out and "[31m" not in out and "[0m" not in out, fmt
+    data = json.loads(export([paper], {paper.id: note}, "json"))["papers"][0]
+    assert data["note"] == "before after\n\tindented red"  # tabs and newlines kept
+    assert (data["title"], data["tags"]) == ("My title", ["tag"])
+    assert data["text"].startswith("An abstract with a bell.\n") and data["urls"] == ["https://x.org/"]
+    row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: note}, "csv"), newline="")))
+    assert row["note"] == "before after\n\tindented red"

@@ -9,6 +9,7 @@ import json
 import os
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from .annotation import title_of
 from .atomic_files import atomic_write_bytes
 from .paper import Paper
 from .search import QueryError, SearchIndex
-from .text import strip_control
+from .text import has_escape, strip_terminal
 
 FORMATS = ("md", "json", "csv", "bibtex")
 CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
@@ -69,17 +70,32 @@ def select(
 
 
 def _fields(paper: Paper, note: Any) -> dict[str, Any]:
+    """The annotation's fields as exported: no terminal escape sequences or control characters (a note
+    keeps its tabs and newlines)."""
     return {
-        "status": getattr(note, "status", "unread"),
+        "status": strip_terminal(getattr(note, "status", "unread")),
         "starred": bool(getattr(note, "starred", False)),
-        "tags": list(getattr(note, "tags", ())),
-        "note": getattr(note, "note", ""),
+        "tags": [strip_terminal(tag) for tag in getattr(note, "tags", ())],
+        "note": strip_terminal(getattr(note, "note", ""), keep_tabs=True),
     }
 
 
+def _without_escapes(paper: Paper) -> Paper:
+    """`paper`, or a copy without the terminal escape sequences in its text, so that its abstract and
+    derived title keep nothing of them (the display form only drops their control characters)."""
+    if not has_escape(paper.text) and not has_escape(paper.file_title or ""):
+        return paper
+    file_title = strip_terminal(paper.file_title) if paper.file_title else paper.file_title
+    return replace(paper, text=strip_terminal(paper.text, keep_tabs=True), file_title=file_title)
+
+
+def _title(paper: Paper, note: Any) -> str:
+    return strip_terminal(title_of(paper, note))
+
+
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
-    parts = [f"# {strip_control(heading)}\n"]
-    for paper in papers:
+    parts = [f"# {strip_terminal(heading)}\n"]
+    for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
         meta = [f"`{paper.id}`", f"#{paper.index}", f["status"]]
@@ -87,8 +103,7 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
             meta.append("★ starred")
         if f["tags"]:
             meta.append("tags: " + ", ".join(f"`{tag}`" for tag in f["tags"]))
-        title = strip_control(title_of(paper, note))
-        section = [f"## {title}", "", " · ".join(meta), "", "> " + strip_control(paper.plain)]
+        section = [f"## {_title(paper, note)}", "", " · ".join(meta), "", "> " + strip_terminal(paper.plain)]
         if f["note"].strip():
             section += ["", f["note"].strip("\n")]
         parts.append("\n".join(section) + "\n")
@@ -97,15 +112,15 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
 
 def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     rows = []
-    for paper in papers:
+    for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         rows.append(
             {
                 "id": paper.id,
                 "index": paper.index,
-                "title": title_of(paper, note),
-                "text": paper.text,
-                "urls": list(paper.urls),
+                "title": _title(paper, note),
+                "text": strip_terminal(paper.text, keep_tabs=True),
+                "urls": [strip_terminal(url) for url in paper.urls],
                 **_fields(paper, note),
                 "created": getattr(note, "created", None),
                 "updated": getattr(note, "updated", None),
@@ -119,12 +134,12 @@ def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_FIELDS)
-    for paper in papers:
+    for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
         starred = "true" if f["starred"] else "false"
         tags = TAG_SEPARATOR.join(f["tags"])
-        writer.writerow([paper.id, paper.index, title_of(paper, note), f["status"], starred, tags, f["note"]])
+        writer.writerow([paper.id, paper.index, _title(paper, note), f["status"], starred, tags, f["note"]])
     return buffer.getvalue()
 
 
@@ -146,7 +161,7 @@ _BIBTEX_SPECIAL = re.compile("|".join(re.escape(ch) for ch in _BIBTEX_ESCAPES))
 
 def bibtex_escape(text: str) -> str:
     """Plain text as a brace-delimited BibTeX value: LaTeX specials escaped, braces always balanced."""
-    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_control(text))
+    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_terminal(text))
 
 
 def bibtex_key(paper: Paper) -> str:
@@ -155,7 +170,7 @@ def bibtex_key(paper: Paper) -> str:
 
 def to_bibtex(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     entries = []
-    for paper in papers:
+    for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
         fields = [("title", title_of(paper, note)), ("abstract", paper.plain)]

@@ -10,6 +10,14 @@ from functools import lru_cache
 
 # C0/C1 control characters except tab and newline; ESC, BEL, CSI and friends.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# Whole terminal escape sequences: strings up to BEL or ST (OSC window titles and links, DCS, APC, PM, SOS),
+# CSI (colours, cursor moves) and two-character ones (ESC c, ESC ( B). A string is not followed past a line end.
+_ESCAPE_SEQUENCE = re.compile(
+    r"(?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"
+    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"|\x1b[ -/]*[0-~]"
+)
+_C1_INTRODUCER = re.compile("[\x90\x98\x9b\x9d-\x9f]")
 _URL = re.compile(r"https?://[^\s<>\"'`{}|\\^\]\[]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?)'\""
 
@@ -81,6 +89,17 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
     """Remove terminal control characters (ESC, BEL, ...) and bidi/line-separator controls; tabs become
     spaces unless `keep_tabs` (a note printed as written, Markdown indentation and all)."""
     return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
+
+
+def has_escape(text: str) -> bool:
+    """Whether `text` may hold a terminal escape sequence (an ESC or a C1 introducer); quick on plain text."""
+    return "\x1b" in text or (not text.isascii() and _C1_INTRODUCER.search(text) is not None)
+
+
+def strip_terminal(text: str, keep_tabs: bool = False) -> str:
+    """strip_control, after removing whole escape sequences: of an ESC ]0;title BEL or a colour code
+    nothing is left behind (strip_control alone leaves "]0;title", "[31m")."""
+    return strip_control(_ESCAPE_SEQUENCE.sub("", text) if has_escape(text) else text, keep_tabs)
 
 
 def find_urls(text: str) -> tuple[str, ...]:
