@@ -210,3 +210,29 @@ def test_terminal_escape_sequences_reach_no_export():
     assert data["text"].startswith("An abstract with a bell.\n") and data["urls"] == ["https://x.org/"]
     row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: note}, "csv"), newline="")))
     assert row["note"] == "before after\n\tindented red"
+
+
+def test_markdown_notes_abstracts_and_titles_stay_inside_their_paper():
+    papers = [
+        Paper(id="aaaaaaaaaaaa", index=1, text="We add <short> and <think> tokens, R&D &amp; more."),
+        Paper(id="bbbbbbbbbbbb", index=2, text="[ref]: https://example.org is not a link definition."),
+    ]
+    note = "# Heading\n```python\nan unclosed fence, and ```` four\n<div>"
+    notes = {
+        papers[0].id: Note(papers[0].id, note=note, title="A <b>bold</b> title", tags=("a`b",)),
+        papers[1].id: Note(papers[1].id, note="plain", starred=True),
+    }
+    assert (
+        export(papers, notes, "md")
+        == (
+            "# Reading notes\n\n"
+            "## A &lt;b>bold&lt;/b> title\n\n"
+            "`aaaaaaaaaaaa` · #1 · unread · tags: ``a`b``\n\n"
+            "> We add &lt;short> and &lt;think> tokens, R&D &amp;amp; more.\n\n"
+            "`````markdown\n" + note + "\n`````\n\n"  # a fence longer than any run of backticks in the note
+            "## [ref]: https://example.org is not a link definition\n\n"
+            "`bbbbbbbbbbbb` · #2 · unread · ★ starred\n\n"
+            "> \\[ref]: https://example.org is not a link definition.\n\n"
+            "```markdown\nplain\n```\n"
+        )
+    )

@@ -93,8 +93,48 @@ def _title(paper: Paper, note: Any) -> str:
     return strip_terminal(title_of(paper, note))
 
 
+# `<` and `&name;` would be read as HTML (an unknown tag such as <think> vanishes when rendered); an odd run of
+# backslashes before them would escape the `&` of the replacement, so it gets one more.
+_MD_HTML = re.compile(r"(\\*)(<|&(?=#?[0-9A-Za-z]+;))")
+# A first character that could open a block: a heading, a list, a link definition for the whole document.
+_MD_BLOCK_START = re.compile(r"^(?=[#>\[\-+*=_`~|])")
+
+
+def _html_escape(match: re.Match[str]) -> str:
+    backslashes = match.group(1) + "\\" * (len(match.group(1)) % 2)
+    return backslashes + ("&lt;" if match.group(2) == "<" else "&amp;")
+
+
+def _markdown_text(text: str) -> str:
+    """Plain text as one line of Markdown text that reads as written, never as HTML."""
+    return _MD_HTML.sub(_html_escape, " ".join(text.split()))
+
+
+def _quote(text: str) -> str:
+    """Plain text as a one-line block quote holding one paragraph."""
+    return "> " + _MD_BLOCK_START.sub("\\\\", _markdown_text(text))
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in re.findall("`+", text)), default=0)
+
+
+def _code_span(text: str) -> str:
+    """`text` as inline code that its own backticks cannot close."""
+    ticks = "`" * (_longest_backtick_run(text) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _fenced(text: str) -> str:
+    """`text` as a fenced block that no line of it can close, so nothing in it reaches the rest of the file."""
+    fence = "`" * max(3, _longest_backtick_run(text) + 1)
+    return f"{fence}markdown\n{text}\n{fence}"
+
+
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
-    parts = [f"# {strip_terminal(heading)}\n"]
+    """One section per paper: title, marks, the abstract quoted, the note as written in a fenced block."""
+    parts = [f"# {_markdown_text(strip_terminal(heading))}\n"]
     for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
@@ -102,10 +142,11 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
         if f["starred"]:
             meta.append("★ starred")
         if f["tags"]:
-            meta.append("tags: " + ", ".join(f"`{tag}`" for tag in f["tags"]))
-        section = [f"## {_title(paper, note)}", "", " · ".join(meta), "", "> " + strip_terminal(paper.plain)]
+            meta.append("tags: " + ", ".join(_code_span(tag) for tag in f["tags"]))
+        title = _markdown_text(_title(paper, note))
+        section = [f"## {title}", "", " · ".join(meta), "", _quote(strip_terminal(paper.plain))]
         if f["note"].strip():
-            section += ["", f["note"].strip("\n")]
+            section += ["", _fenced(f["note"].strip("\n"))]
         parts.append("\n".join(section) + "\n")
     return "\n".join(parts)
 
