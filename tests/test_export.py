@@ -236,3 +236,18 @@ def test_markdown_notes_abstracts_and_titles_stay_inside_their_paper():
             "```markdown\nplain\n```\n"
         )
     )
+
+
+def test_csv_cells_that_look_like_formulas_are_text():
+    paper = Paper(id="cccccccccccc", index=1, text="A paper.")
+    risky = ["=1+1", "- strong baseline", "+49 30 1234", "@SUM(A1)", '=HYPERLINK("http://x.org","click")']
+    for value in risky:
+        note = Note(paper.id, note=value, title=value, tags=(value,))
+        row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: note}, "csv"), newline="")))
+        assert (row["title"], row["tags"], row["note"]) == ("'" + value,) * 3
+    row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: Note(paper.id, note="\tcode")}, "csv"))))
+    assert row["note"] == "'\tcode"
+    note = Note(paper.id, note="a = b - c", title="Safe title")
+    row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: note}, "csv"), newline="")))
+    assert (row["note"], row["title"]) == ("a = b - c", "Safe title")
+    assert '"note": "=1+1"' in export([paper], {paper.id: Note(paper.id, note="=1+1")}, "json")  # CSV only

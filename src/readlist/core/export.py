@@ -171,6 +171,16 @@ def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     return json.dumps({"version": JSON_VERSION, "papers": rows}, ensure_ascii=False, indent=2) + "\n"
 
 
+# Cells a spreadsheet reads as a formula (=1+1, - strong baseline, =HYPERLINK(...)).
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_cell(value: Any) -> str:
+    """`value` as a CSV cell spreadsheets show as text: one starting like a formula gets a leading quote (OWASP)."""
+    text = str(value)
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
 def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -180,7 +190,8 @@ def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
         f = _fields(paper, note)
         starred = "true" if f["starred"] else "false"
         tags = TAG_SEPARATOR.join(f["tags"])
-        writer.writerow([paper.id, paper.index, _title(paper, note), f["status"], starred, tags, f["note"]])
+        row = [paper.id, paper.index, _title(paper, note), f["status"], starred, tags, f["note"]]
+        writer.writerow([_csv_cell(value) for value in row])
     return buffer.getvalue()
 
 
