@@ -106,6 +106,16 @@ def test_export_to_file_never_overwrites_without_force(env, tmp_path):
     assert json.loads(target.read_text())["papers"][0]["id"] == papers[0].id
 
 
+def test_export_to_dash_writes_to_stdout(env, tmp_path, monkeypatch):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    monkeypatch.chdir(tmp_path)
+    result = run("export", "--format", "json", "-o", "-")
+    assert result.exit_code == 0, result.output
+    assert [p["id"] for p in json.loads(result.stdout)["papers"]] == [papers[0].id]
+    assert not (tmp_path / "-").exists()
+
+
 def test_export_query_in_the_search_language(env):
     papers, db, run = env
     Store(db).update(papers[4], tags=["rl"])

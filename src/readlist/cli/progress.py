@@ -75,7 +75,7 @@ def stats_command(ctx: Context, as_json: bool) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Output format.")
 @click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
 @click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
-@click.option("-o", "--output", type=click.Path(path_type=str), default=None, help="Write to FILE.")
+@click.option("-o", "--output", type=click.Path(path_type=str), default=None, help="Write to FILE (- for stdout).")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @click.pass_obj
 def export_command(
@@ -102,7 +102,7 @@ def export_command(
     except QueryError as exc:
         fail(f"--query: {exc}")
     text = export(chosen, annotations, fmt)
-    if output is None:
+    if output is None or output == "-":
         click.echo(text, nl=False)
         return
     try:
