@@ -134,6 +134,13 @@ def test_bibtex_parses_and_keeps_fields():
     assert "note" not in library.entries[2].fields_dict and "keywords" not in library.entries[2].fields_dict
 
 
+def test_bibtex_keeps_a_tag_with_a_comma_as_one_keyword():
+    paper = PAPERS[2]
+    note = Note(paper.id, tags=("a,b", "vision, language", "rl"))
+    library = bibtexparser.parse_string(export([paper], {paper.id: note}, "bibtex"))
+    assert library.entries[0].fields_dict["keywords"].value.split(", ") == ["a b", "vision language", "rl"]
+
+
 def test_bibtex_braces_stay_balanced_whatever_the_text():
     paper = Paper(id="abcabcabcabc", index=1, text="Unbalanced } braces { and \\ backslashes }}} in text.")
     out = export([paper], {paper.id: Note(paper.id, note="a } b {{ c \\")}, "bibtex")

@@ -220,6 +220,11 @@ def bibtex_key(paper: Paper) -> str:
     return f"readlist:{paper.id}"
 
 
+def _keyword(tag: str) -> str:
+    """A tag as one BibTeX keyword: commas, which separate keywords, become spaces ("a,b" is "a b")."""
+    return " ".join(tag.replace(",", " ").split())
+
+
 def to_bibtex(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     entries = []
     for paper in map(_without_escapes, papers):
@@ -230,8 +235,9 @@ def to_bibtex(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
             fields.append(("url", paper.urls[0]))
         if f["note"].strip():
             fields.append(("note", f["note"].strip()))
-        if f["tags"]:
-            fields.append(("keywords", ", ".join(f["tags"])))
+        keywords = [keyword for keyword in map(_keyword, f["tags"]) if keyword]
+        if keywords:
+            fields.append(("keywords", ", ".join(keywords)))
         body = ",\n".join(f"  {name} = {{{bibtex_escape(value)}}}" for name, value in fields)
         entries.append(f"@misc{{{bibtex_key(paper)},\n{body}\n}}\n")
     return "\n".join(entries)
