@@ -116,6 +116,12 @@ def test_export_to_dash_writes_to_stdout(env, tmp_path, monkeypatch):
     assert not (tmp_path / "-").exists()
 
 
+def test_export_of_missing_papers_says_why_there_is_nothing_to_export(env):
+    _, _, run = env
+    result = run("export", "-q", "is:missing")
+    assert result.exit_code == 2 and "list --missing --json" in result.output and result.output.count("\n") == 1
+
+
 def test_export_query_in_the_search_language(env):
     papers, db, run = env
     Store(db).update(papers[4], tags=["rl"])

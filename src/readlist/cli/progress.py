@@ -87,6 +87,9 @@ def export_command(
     """
     if everything and query:
         fail("--all and --query exclude each other")
+    if query and _asks_for_missing(query):
+        fail("--query is:missing: those papers are not in this list, so none can be exported from it; "
+             "readlist list --missing --json prints their annotations")  # fmt: skip
     papers = ctx.paper_list.papers
     annotations = ctx.store.all()
     index = None
@@ -112,6 +115,16 @@ def export_command(
     except OSError as exc:
         fail(f"{output}: cannot write ({exc.strerror or exc})")
     click.echo(f"readlist: wrote {len(chosen)} paper(s) to {output}", err=True)
+
+
+def _asks_for_missing(query: str) -> bool:
+    from ..core.query import QueryError, parse
+
+    try:
+        terms = parse(query).terms
+    except QueryError:
+        return False  # said by the search itself
+    return any(term.kind == "is" and term.value == "missing" and not term.negated for term in terms)
 
 
 @click.command("related")
