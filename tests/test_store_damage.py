@@ -29,6 +29,7 @@ DAMAGED = {
         {"meta": {"1": {"schema_version": 2}}, "annotations": {"1": {"id": 7, "starred": "yes"}}}
     ).encode(),
     "wrong shape: no meta": b'{"annotations": {"1": {"id": "aaaaaaaaaaaa"}}}',
+    "wrong shape: meta document not an object": b'{"meta": {"1": 5}, "annotations": {"1": {"id": "aaaaaaaaaaaa"}}}',
 }
 FOREIGN = {  # not damage: somebody else's file, or a newer readlist's; left exactly as it is
     "text": b"starred: yes\nnote: hello\n",

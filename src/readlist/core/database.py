@@ -187,7 +187,10 @@ class DatabaseFile:
                 except DamagedFile as exc:
                     reason = str(exc)
                 moved = backups.move_aside(self.path, self._now())
-                salvaged = salvage(moved.read_bytes())
+                try:
+                    salvaged = salvage(moved.read_bytes())
+                except Exception:  # a shape salvage did not foresee: the backup, as for any damage
+                    salvaged = None
                 found = None if salvaged else backups.newest_good(self.path, _is_good)
                 if salvaged:  # a few values of the wrong type: everything else is kept as it is
                     data, dropped = salvaged

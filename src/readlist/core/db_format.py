@@ -215,7 +215,10 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
     has no schema version, or another schema)."""
     try:
         data = json.loads(raw.decode("utf-8"))
-        if not isinstance(data, dict) or not isinstance(data.get(META), dict) or schema_version(data) != SCHEMA_VERSION:
+        meta = data.get(META) if isinstance(data, dict) else None
+        if not isinstance(meta, dict) or not all(isinstance(doc, dict) for doc in meta.values()):
+            return None
+        if schema_version(data) != SCHEMA_VERSION:
             return None
     except (ValueError, RecursionError, DamagedFile):
         return None

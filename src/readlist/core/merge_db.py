@@ -32,7 +32,10 @@ def _load(path: Path) -> dict:
     except (ForeignFile, NewerSchema) as exc:
         raise MergeError(f"{path}: {exc}") from None
     except DamagedFile as exc:
-        salvaged = salvage(raw)  # a file set aside for a few values of the wrong type: the rest can be merged
+        try:  # a file set aside for a few values of the wrong type: the rest can be merged
+            salvaged = salvage(raw)
+        except Exception:
+            salvaged = None
         if salvaged is None:
             raise MergeError(f"{path}: not a usable readlist database ({exc})") from None
         data = salvaged[0]
