@@ -81,6 +81,31 @@ def test_a_different_paper_opening_with_the_same_sentences_is_not_taken_for_it(t
     assert store.get(before.papers[0].id).note == "ReflectivePrompt: read the ablations"
 
 
+def test_of_two_papers_opening_alike_the_one_edited_is_found_again(tmp_path):
+    store = Store(tmp_path / "readlist.json")
+    before = parse_text(REFLECTIVE + "\n\n" + DISTILL)
+    store.set_note(before.papers[0], "ReflectivePrompt notes")
+    after = parse_text(REFLECTIVE.replace("more precise search", "a more precise search") + "\n\n" + DISTILL)
+    store.reconcile(after)
+    assert store.get(after.papers[0].id).note == "ReflectivePrompt notes"
+    assert store.get(after.papers[1].id).is_default
+
+
+def test_a_short_snippet_of_an_earlier_version_is_renewed_while_its_paper_is_in_the_list(tmp_path):
+    import json
+
+    db = tmp_path / "readlist.json"
+    both = parse_text(REFLECTIVE + "\n\n" + DISTILL)
+    Store(db).update(both.papers[0], starred=True, note="ReflectivePrompt notes")
+    data = json.loads(db.read_text(encoding="utf-8"))
+    data["annotations"]["1"]["snippet"] = data["annotations"]["1"]["snippet"][:300]  # as kept before
+    db.write_text(json.dumps(data), encoding="utf-8")
+    Store(db).reconcile(both)  # opened once with the paper still there
+    store = Store(db)
+    assert store.reconcile(parse_text(DISTILL)) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
+    assert store.get(both.papers[1].id).is_default
+
+
 def test_an_abstract_cut_short_or_grown_is_found_again_also_from_an_older_short_snippet(tmp_path):
     import json
 

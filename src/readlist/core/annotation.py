@@ -123,7 +123,7 @@ def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
 
 def snippet_of(text: str) -> str:
     """The abstract, normalised (its first SNIPPET_CHARS characters), kept to find the paper again if its id changes."""
-    return normalize_ws(strip_control(text))[:SNIPPET_CHARS]
+    return normalize_ws(strip_control(text[: 4 * SNIPPET_CHARS]))[:SNIPPET_CHARS]  # not all of a 5 MB paragraph
 
 
 def own_title(paper: Any, text: str) -> str | None:

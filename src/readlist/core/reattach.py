@@ -73,7 +73,7 @@ class Matcher:
 
         hits = process.extract(key[:HEAD], shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=None)
         same = [cid for _, _, cid in hits if fuzz.token_set_ratio(key, self.keys[cid]) >= WORDS_THRESHOLD]
-        return same[0] if len(hits) == 1 and len(same) == 1 else None
+        return same[0] if len(same) == 1 else None
 
     def claim(self, cid: str) -> None:
         """A candidate re-attached once is not offered again."""

@@ -338,9 +338,9 @@ class Store:
                     | {"group": group}
                 )
                 messages.append(f"re-attached the annotations of {ann.label()!r} to paper {new} (its text changed)")
-            for pid, ann in annotations.items():
-                if pid in by_id and not ann.snippet:  # e.g. migrated from schema 1
-                    change.sets[pid] = {"snippet": snippet_of(by_id[pid].text)}
+            for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
+                if pid in by_id and ann.snippet != (snippet := snippet_of(by_id[pid].text)):
+                    change.sets[pid] = {"snippet": snippet}
             if orphans:
                 messages.append(_orphans_message(orphans, papers))
             if searched is not None and not change.renames:
@@ -353,7 +353,10 @@ class Store:
 
     def _needs_reconcile(self, by_id: dict[str, Paper]) -> bool:
         with self._lock:
-            return any(pid not in by_id or not doc.get("snippet") for pid, doc in self._file.docs().items())
+            return any(
+                pid not in by_id or doc.get("snippet") != snippet_of(by_id[pid].text)
+                for pid, doc in self._file.docs().items()
+            )
 
     def _remember(self, by_id: dict[str, Paper]) -> None:
         with self._lock:
