@@ -373,3 +373,21 @@ def test_the_log_names_a_paper_whose_text_changed_by_its_place_in_the_list(run, 
     assert "re-attached" in result.stderr
     star = [line for line in result.stdout.splitlines() if " star " in f" {line} "]
     assert star and "#1 " in star[0] and "not in this paper list" not in result.stdout
+
+
+def test_an_ambiguous_id_prefix_is_said_to_be_ambiguous_even_when_a_missing_paper_shares_it(run, tmp_path):
+    from readlist.core.text import paper_id
+
+    prefixes: dict[str, list[str]] = {}
+    for n in range(10_000):  # three papers whose ids start alike
+        text = f"Paper number {n} studies graph learning with a distinct method of its own."
+        prefixes.setdefault(paper_id(text)[:4], []).append(text)
+    shared, alike = next((key, texts) for key, texts in prefixes.items() if len(texts) >= 3)
+    first, rest = tmp_path / "a.txt", tmp_path / "b.txt"
+    first.write_text(alike[0])
+    rest.write_text("\n\n".join(alike[1:3]))
+    CliRunner().invoke(cli, ["--papers", str(first), "--db", str(run.db), "note", "#1", "--text", "kept"])
+    shown = CliRunner().invoke(cli, ["--papers", str(rest), "--db", str(run.db), "show", shared])
+    assert shown.exit_code == 2 and "ambiguous" in shown.stderr
+    starred = CliRunner().invoke(cli, ["--papers", str(rest), "--db", str(run.db), "star", shared])
+    assert starred.exit_code == 2 and "ambiguous" in starred.stderr

@@ -37,9 +37,10 @@ def missing_dict(ann: Annotation) -> dict:
 
 
 def find_missing(ctx: Context, ref: str) -> Annotation | None:
-    """The missing paper with this id or unique id prefix (4+ characters), or None."""
+    """The missing paper with this id or unique id prefix (4+ characters), or None; never when a paper of
+    the list has an id starting so (an ambiguous prefix is said to be ambiguous)."""
     ref = ref.strip().lower()
-    if len(ref) < MIN_PREFIX:
+    if len(ref) < MIN_PREFIX or ref.startswith("#") or any(p.id.startswith(ref) for p in ctx.paper_list.papers):
         return None
     found = [ann for ann in ctx.store.orphans() if ann.id.startswith(ref)]
     if len(found) > 1:
