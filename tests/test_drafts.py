@@ -47,3 +47,17 @@ def test_a_draft_written_by_an_older_readlist_or_damaged_still_gives_its_text(tm
     assert (drafts.load(PAPER).text, drafts.load(PAPER).base) == ("an older draft", None)
     assert drafts.load("ba9876543210").text == '{"text": "half writ'
     assert sorted(drafts.ids()) == [PAPER, "ba9876543210"]
+
+
+def test_a_draft_from_another_machine_is_its_own_until_it_is_hours_old(tmp_path):
+    import json
+
+    path = tmp_path / f"{PAPER}.4242.json"
+    path.write_text(json.dumps({"host": "laptop-elsewhere", "pid": 4242, "base": "", "text": "typed there"}))
+    drafts = Drafts(tmp_path)
+    assert drafts.load(PAPER) is None and drafts.ids() == []
+    drafts.discard(PAPER)
+    assert path.exists()
+    old = path.stat().st_mtime - 13 * 3600
+    os.utime(path, (old, old))  # that machine went away with the dialog open
+    assert drafts.load(PAPER).text == "typed there"

@@ -4,7 +4,8 @@ terminal, a dropped connection or a crash does not lose a note being written.
 One small file per paper and readlist process in `NAME.drafts/` beside the database, holding the text
 and the note it was started from. It goes once the note is saved or discarded. A draft is offered
 again (the dialog starts from it) by the process that wrote it, or by any readlist once that process
-has ended; a draft another running readlist is writing is its own, never offered nor removed here.
+has ended (on another machine: once it is OTHER_HOST_HOURS old); a draft another running readlist is
+writing is its own, never offered nor removed here.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 import os
 import re
 import socket
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,10 +36,14 @@ class Draft:
     path: Path
 
 
-def _running(host: str, pid: int) -> bool:
-    """Is the readlist that wrote a draft still running? Unknowable on another machine: taken as ended."""
+OTHER_HOST_HOURS = 12  # a draft from another machine (a shared home) is taken as its own for this long
+
+
+def _running(host: str, pid: int, path: Path) -> bool:
+    """Is the readlist that wrote a draft still running? Unknowable on another machine (a home directory
+    shared over the network): there, a draft written in the last OTHER_HOST_HOURS is taken as still open."""
     if host != socket.gethostname():
-        return False
+        return time.time() - _mtime(path) < OTHER_HOST_HOURS * 3600
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -87,7 +93,7 @@ class Drafts:
         if not isinstance(text, str) or not isinstance(base, str | None):
             return None
         theirs = pid != self.pid or host != socket.gethostname()
-        if theirs and isinstance(pid, int) and isinstance(host, str) and _running(host, pid):
+        if theirs and isinstance(pid, int) and isinstance(host, str) and _running(host, pid, path):
             return None
         return Draft(match["id"], text, base, path)
 
