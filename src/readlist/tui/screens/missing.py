@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from ...core.text import hashtags
+from ...core.titles import derive_title
 from ..display import row_marks, safe
 
 
@@ -15,12 +16,16 @@ def missing_text(orphans: Sequence) -> Text:
         return Text("No missing papers: every annotation belongs to a paper in this file. Esc clears the search.")
     text = Text()
     text.append(f"{len(orphans)} annotated paper(s) are no longer in this file. ", "bold")
-    text.append("Their annotations are kept; `readlist export --format json` saves them.\n\n", "dim")
+    text.append(
+        "Their annotations are kept: `readlist show ID` prints one, `readlist reattach ID REF` moves them onto "
+        "the paper it became, `readlist list --missing --json` saves them all.\n\n",
+        "dim",
+    )
     for note in orphans:
         star, mark, _ = row_marks(note.starred, note.status)
         text.append(star, "yellow")
         text.append(f"{mark} {note.id}  ")
-        text.append(safe(note.title or note.snippet or "(no text kept)")[:200])
+        text.append(safe(note.title or derive_title(note.snippet) or "(no text kept)")[:200])
         if note.tags:
             text.append("  " + hashtags(note.tags), "cyan")
         if note.note.strip():
