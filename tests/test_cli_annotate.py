@@ -255,7 +255,7 @@ def test_title_prints_sets_and_clears_the_users_own_title(run, tmp_path):
     assert stored.title is None  # no copy of the paper's own title
     assert run("title", "#2").stdout.strip() == own
     result = run("title", "#2", "a\x1b[31mred\x07 title")
-    assert "\x1b" not in run("list", "--json").stdout and "a[31mred title" in run("title", "#2").stdout
+    assert "\x1b" not in run("list", "--json").stdout and "ared title" in run("title", "#2").stdout
     result = run("title", "#2", "x", "--clear")
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
 
@@ -283,7 +283,7 @@ def test_bytes_that_are_not_utf8_in_arguments_are_saved_as_replacement_character
 
 def test_a_note_prints_with_its_tabs(run):
     assert run("note", "#1", "--text", "- item\n\t- nested\x1b[31m").exit_code == 0
-    assert run("note", "#1").stdout == "- item\n\t- nested[31m\n"
+    assert run("note", "#1").stdout == "- item\n\t- nested\n"
 
 
 def test_undoing_a_title_names_the_paper_by_the_title_it_has_again(run):
@@ -391,3 +391,10 @@ def test_an_ambiguous_id_prefix_is_said_to_be_ambiguous_even_when_a_missing_pape
     assert shown.exit_code == 2 and "ambiguous" in shown.stderr
     starred = CliRunner().invoke(cli, ["--papers", str(rest), "--db", str(run.db), "star", shared])
     assert starred.exit_code == 2 and "ambiguous" in starred.stderr
+
+
+def test_escape_codes_typed_into_tags_and_titles_leave_nothing_behind(run):
+    assert run("tag", "#1", "+t\x1b[31mred").exit_code == 0
+    assert run("title", "#2", "X \x1b]0;pwned\x07 y").exit_code == 0
+    listed = json.loads(run("list", "--json").stdout)
+    assert listed[0]["tags"] == ["tred"] and listed[1]["title"] == "X y"

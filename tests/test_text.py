@@ -74,8 +74,8 @@ def test_paper_exposes_urls_and_plain():
 
 
 def test_control_characters_are_stripped():
-    assert strip_control("a\x1b[31mred\x07\x9b b") == "a[31mred b"
-    assert to_plain("bell\x07 and \x1b]0;title\x07 escape") == "bell and ]0;title escape"
+    assert strip_control("a\x1b[31mred\x07 b\x9b") == "ared b"  # a colour code goes whole
+    assert to_plain("bell\x07 and \x1b]0;title\x07 escape") == "bell and escape"
 
 
 def test_strip_terminal_removes_whole_escape_sequences():

@@ -86,8 +86,11 @@ def paper_id(text: str) -> str:
 
 
 def strip_control(text: str, keep_tabs: bool = False) -> str:
-    """Remove terminal control characters (ESC, BEL, ...) and bidi/line-separator controls; tabs become
-    spaces unless `keep_tabs` (a note printed as written, Markdown indentation and all)."""
+    """Remove terminal escape sequences whole (of an ESC ]0;title BEL or a colour code nothing is left
+    behind, not "]0;title" or "[31m"), then control characters (ESC, BEL, ...) and bidi/line-separator
+    controls; tabs become spaces unless `keep_tabs` (a note printed as written, Markdown indentation and all)."""
+    if has_escape(text):
+        text = _ESCAPE_SEQUENCE.sub("", text)
     return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
 
 
@@ -96,10 +99,7 @@ def has_escape(text: str) -> bool:
     return "\x1b" in text or (not text.isascii() and _C1_INTRODUCER.search(text) is not None)
 
 
-def strip_terminal(text: str, keep_tabs: bool = False) -> str:
-    """strip_control, after removing whole escape sequences: of an ESC ]0;title BEL or a colour code
-    nothing is left behind (strip_control alone leaves "]0;title", "[31m")."""
-    return strip_control(_ESCAPE_SEQUENCE.sub("", text) if has_escape(text) else text, keep_tabs)
+strip_terminal = strip_control  # the name exports use
 
 
 def find_urls(text: str) -> tuple[str, ...]:
