@@ -258,3 +258,11 @@ def test_csv_cells_that_look_like_formulas_are_text():
     row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: note}, "csv"), newline="")))
     assert (row["note"], row["title"]) == ("a = b - c", "Safe title")
     assert '"note": "=1+1"' in export([paper], {paper.id: Note(paper.id, note="=1+1")}, "json")  # CSV only
+
+
+def test_bibtex_a_note_line_starting_with_at_stays_inside_its_entry():
+    papers = PAPERS[:2]
+    notes = {papers[0].id: Note(papers[0].id, note="totals:\n@SUM(1)\n  @misc{x, title={y}}")}
+    library = bibtexparser.parse_string(export(papers, notes, "bibtex"))
+    assert library.failed_blocks == [] and len(library.entries) == 2
+    assert "@SUM(1)" in library.entries[0].fields_dict["note"].value.replace("{@}", "@")

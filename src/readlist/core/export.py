@@ -211,9 +211,14 @@ _BIBTEX_ESCAPES = {
 _BIBTEX_SPECIAL = re.compile("|".join(re.escape(ch) for ch in _BIBTEX_ESCAPES))
 
 
+_LINE_START_AT = re.compile(r"(?m)^([ \t]*)@")
+
+
 def bibtex_escape(text: str) -> str:
-    """Plain text as a brace-delimited BibTeX value: LaTeX specials escaped, braces always balanced."""
-    return _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_terminal(text))
+    """Plain text as a brace-delimited BibTeX value: LaTeX specials escaped, braces always balanced, and
+    an @ that starts a line braced (parsers read it as the start of a new entry)."""
+    escaped = _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_terminal(text))
+    return _LINE_START_AT.sub(r"\1{@}", escaped) if "@" in escaped else escaped
 
 
 def bibtex_key(paper: Paper) -> str:
