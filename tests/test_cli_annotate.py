@@ -398,3 +398,12 @@ def test_escape_codes_typed_into_tags_and_titles_leave_nothing_behind(run):
     assert run("title", "#2", "X \x1b]0;pwned\x07 y").exit_code == 0
     listed = json.loads(run("list", "--json").stdout)
     assert listed[0]["tags"] == ["tred"] and listed[1]["title"] == "X y"
+
+
+def test_a_missing_paper_shows_its_latex_as_the_list_did(run, tmp_path):
+    latex = tmp_path / "latex.txt"
+    latex.write_text(r"We bound the regret of $\epsilon$-greedy exploration, cutting it by 65\% on bandit benchmarks.")
+    CliRunner().invoke(cli, ["--papers", str(latex), "--db", str(run.db), "star", "#1"])
+    shown = run("show", CliRunner().invoke(cli, ["--papers", str(latex), "list"]).stdout.split()[1])
+    assert shown.exit_code == 0, shown.output
+    assert "ε-greedy" in shown.stdout and "65%" in shown.stdout and "\\epsilon" not in shown.stdout

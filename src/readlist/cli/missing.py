@@ -9,7 +9,7 @@ import click
 
 from ..core.annotation import Annotation
 from ..core.refs import RefError, resolve
-from ..core.text import strip_control
+from ..core.text import strip_control, to_plain
 from ..core.titles import derive_title
 from .context import Context, fail
 
@@ -18,7 +18,7 @@ MIN_PREFIX = 4
 
 def missing_title(ann: Annotation) -> str:
     """The title the paper had: the user's own, or one derived from the abstract kept with its annotations."""
-    return strip_control(ann.title or derive_title(ann.snippet) or ann.id)
+    return strip_control(ann.title or derive_title(to_plain(ann.snippet)) or ann.id)
 
 
 def missing_line(ann: Annotation) -> str:
@@ -60,7 +60,7 @@ def show_missing(ann: Annotation, as_json: bool) -> None:
     click.echo(" · ".join(marks))
     if ann.snippet:
         click.echo()
-        click.echo(strip_control(ann.snippet))
+        click.echo(strip_control(to_plain(ann.snippet)))
     if ann.note:
         click.echo()
         click.echo("Note:")
