@@ -47,6 +47,9 @@ def test_plain_form(text, plain):
             "costs over $100 million, yet we reach 95% of the accuracy, cutting the budget to $2 million",
         ),
         (r"it costs $5 per run, and $\epsilon$ stays small", "it costs $5 per run, and ε stays small"),
+        (r"It costs $0.08 ($\approx$ 8 cents).", "It costs $0.08 (≈ 8 cents)."),  # unbalanced: not math
+        (r"the premium tier is $ 20. We report $p < 0.05$", "the premium tier is $ 20. We report p < 0.05"),
+        (r"save US$ 20 and $\delta$.", "save US$ 20 and δ."),
         # math that starts with a number, or is followed by one, still converts
         (r"$2\times$ faster, $\sim$30 ms, a $2$-approximation", "2× faster, ∼30 ms, a 2-approximation"),
         (r"up to $65\%$ with $O(n^2)$ steps and $k$-means", "up to 65% with O(n^2) steps and k-means"),

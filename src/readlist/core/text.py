@@ -172,9 +172,14 @@ def _is_dollar_amount(match: re.Match[str], text: str) -> bool:
     """Does this `$...$` span start with a dollar amount rather than math? It opens with a digit and either
     ends where another amount starts ("($0.08) ... average ($4.2)") or holds words ("$5 and $")."""
     span = match.group(0)
-    if span[0] != "$" or not span[1:2].isdigit():
+    body = span[1:-1]
+    if span[0] != "$" or not (body[:1].isdigit() or (body[:1] == " " and body[1:2].isdigit())):  # "$0.08", "$ 20"
         return False
-    return text[match.end() : match.end() + 1].isdigit() or _PROSE_WORD.search(span, 1, len(span) - 1) is not None
+    if text[match.end() : match.end() + 1].isdigit():
+        return True
+    if body.count("(") != body.count(")") or body.count("[") != body.count("]"):  # "$0.08 ($\approx$ 8 cents)"
+        return True
+    return _PROSE_WORD.search(span, 1, len(span) - 1) is not None
 
 
 def latex_to_text(text: str) -> str:
