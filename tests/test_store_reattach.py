@@ -157,3 +157,23 @@ def test_lost_annotations_that_matched_nothing_are_not_searched_again_for_the_sa
     assert Store(db).reconcile(parse_text("\n\n".join(texts[1:3]))) == [  # another list: searched again
         "1 annotated paper(s) are not in <text>; kept under missing papers"
     ]
+
+
+def test_a_paper_starred_then_unstarred_still_takes_the_annotations_of_its_earlier_text(tmp_path):
+    texts = real_abstracts(3)
+    db = tmp_path / "readlist.json"
+    edited = texts[1].replace("Large Language Models", "Large language models", 1) + " Code is available."
+    old = parse_text("\n\n".join(texts))
+    new = parse_text("\n\n".join([texts[0], edited, texts[2]]))
+    store = Store(db)
+    store.toggle_star(new.papers[1])
+    store.toggle_star(new.papers[1])  # an emptied record under the new text's id
+    store.update(old.papers[1], note="my notes", tags=["keep"], status="read")
+    messages = Store(db).reconcile(new)
+    assert messages and messages[0].startswith("re-attached")
+    store = Store(db)
+    moved = store.get(new.papers[1].id)
+    assert (moved.note, moved.tags, moved.status) == ("my notes", ("keep",), "read") and moved.read_at
+    assert store.get(old.papers[1].id).is_default and store.orphans() == []
+    assert store.undo() is not None  # the newest change: the note, tags and status, followed to the new record
+    assert store.get(new.papers[1].id).note == "" and store.get(old.papers[1].id).is_default

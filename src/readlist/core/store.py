@@ -323,7 +323,8 @@ class Store:
                         messages.append(_orphans_message(len(lost), papers))
                     lost, searched = [], None
                 else:
-                    matcher = Matcher({p.id: snippet_of(p.text) for p in papers.papers if p.id not in annotations})
+                    untouched = [p for p in papers.papers if p.id not in annotations or annotations[p.id].is_default]
+                    matcher = Matcher({p.id: snippet_of(p.text) for p in untouched})
             orphans = 0
             for ann in lost:
                 new = matcher.find(ann.snippet)
@@ -331,8 +332,12 @@ class Store:
                     orphans += 1
                     continue
                 matcher.claim(new)
-                change.renames.append((ann.id, new))
-                change.sets[new] = {"snippet": snippet_of(by_id[new].text)}
+                if new in annotations:  # an emptied record of its own (starred, then not): filled, not renamed
+                    change.sets[new] = _carried(ann) | {"snippet": snippet_of(by_id[new].text)}
+                    change.sets[ann.id] = _carried(Annotation(ann.id))
+                else:
+                    change.renames.append((ann.id, new))
+                    change.sets[new] = {"snippet": snippet_of(by_id[new].text)}
                 change.events.append(
                     {"time": now, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
                     | {"group": group}
@@ -340,7 +345,7 @@ class Store:
                 messages.append(f"re-attached the annotations of {ann.label()!r} to paper {new} (its text changed)")
             for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
                 if pid in by_id and ann.snippet != (snippet := snippet_of(by_id[pid].text)):
-                    change.sets[pid] = {"snippet": snippet}
+                    change.sets.setdefault(pid, {})["snippet"] = snippet
             if orphans:
                 messages.append(_orphans_message(orphans, papers))
             if searched is not None and not change.renames:
@@ -375,6 +380,12 @@ def _event_doc(event: Event | dict) -> dict:
     if event.undoes is not None:
         doc["undoes"] = event.undoes
     return doc
+
+
+def _carried(ann: Annotation) -> dict[str, Any]:
+    """What a re-attachment carries over to another record: everything the user set, and when."""
+    fields = ("starred", "status", "note", "title", "read_at", "created", "updated")
+    return {name: getattr(ann, name) for name in fields} | {"tags": list(ann.tags)}
 
 
 class _Missing:
