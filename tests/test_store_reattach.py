@@ -177,3 +177,21 @@ def test_a_paper_starred_then_unstarred_still_takes_the_annotations_of_its_earli
     assert store.get(old.papers[1].id).is_default and store.orphans() == []
     assert store.undo() is not None  # the newest change: the note, tags and status, followed to the new record
     assert store.get(new.papers[1].id).note == "" and store.get(old.papers[1].id).is_default
+
+
+def test_undo_follows_a_paper_through_versions_of_the_file_and_back(tmp_path):
+    texts = real_abstracts(4)
+    fixed = [texts[0], texts[1].replace("Large Language Models", "Large language models", 1), *texts[2:]]
+    first, second = parse_text("\n\n".join(texts)), parse_text("\n\n".join(fixed))
+    assert first.papers[1].id != second.papers[1].id
+    db = tmp_path / "readlist.json"
+    Store(db).update(first.papers[1], tags=["keep"])
+    Store(db).reconcile(second)  # the typo fixed: re-attached
+    Store(db).reconcile(first)  # and the old file again: back
+    store = Store(db)
+    assert store.get(first.papers[1].id).tags == ("keep",)
+    assert (
+        store.undo(frozenset(p.id for p in first.papers))
+        == f"undid tags +keep on {store.get(first.papers[1].id).label()!r}"
+    )
+    assert Store(db).get(first.papers[1].id).tags == ()

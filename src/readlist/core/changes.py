@@ -115,8 +115,9 @@ def plan_undo(events: Iterable[Mapping[str, Any]], papers: Container[str] | None
         action = doc.get("action")
         if action == UNDO:
             undone.add(doc.get("undoes") or "")
-        elif action == REATTACH:
-            renames[doc.get("before", {}).get("id", "")] = doc.get("after", {}).get("id", "")
+        elif action == REATTACH:  # going back in time: the record then at `old` is the one now at new's id
+            new = doc.get("after", {}).get("id", "")
+            renames[doc.get("before", {}).get("id", "")] = renames.get(new, new)
         elif doc.get("group") not in undone and (
             papers is None or renames.get(doc.get("paper"), doc.get("paper")) in papers
         ):
@@ -128,12 +129,7 @@ def plan_undo(events: Iterable[Mapping[str, Any]], papers: Container[str] | None
     group = [event for event in group if event.action not in NOT_UNDOABLE]
     restore: dict[str, dict[str, Any]] = {}
     for event in group:  # oldest first: the earliest `before` of a field wins
-        pid = event.paper
-        for _ in range(len(renames) + 1):
-            if pid not in renames:
-                break
-            pid = renames[pid]
-        fields = restore.setdefault(pid, {})
+        fields = restore.setdefault(renames.get(event.paper, event.paper), {})
         for key, value in event.before.items():
             fields.setdefault(key, value)
     return UndoPlan(group=target, restore=restore, undone=tuple(group))
