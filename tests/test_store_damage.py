@@ -31,6 +31,7 @@ DAMAGED = {
     "wrong shape: no meta": b'{"annotations": {"1": {"id": "aaaaaaaaaaaa"}}}',
     "wrong shape: meta document not an object": b'{"meta": {"1": 5}, "annotations": {"1": {"id": "aaaaaaaaaaaa"}}}',
 }
+SALVAGED = {"wrong shape: no meta", "wrong shape: meta document not an object"}
 FOREIGN = {  # not damage: somebody else's file, or a newer readlist's; left exactly as it is
     "text": b"starred: yes\nnote: hello\n",
     "a paper file": b"ICML 2025\n\nWe propose a method for graphs.\n",
@@ -61,7 +62,10 @@ def test_damaged_file_is_moved_aside_with_its_bytes_and_never_overwritten(tmp_pa
     aside = corrupt_files(db)
     assert len(aside) == 1 and aside[0].read_bytes() == original
     assert aside[0].name in store.notices[0]
-    assert store.all() == {}
+    if case in SALVAGED:  # what could be read of it is kept
+        assert list(store.all()) == ["aaaaaaaaaaaa"] and "repaired it" in store.notices[0]
+    else:
+        assert store.all() == {}
     store.toggle_star(paper(1))  # writing afterwards leaves the damaged bytes alone
     assert aside[0].read_bytes() == original
     assert Store(db).get(paper(1).id).starred
@@ -118,6 +122,32 @@ def test_a_foreign_file_is_named_so_at_once_while_the_lock_cannot_be_taken(tmp_p
         assert time.monotonic() - start < 1.0
     assert "not a readlist database" in store.blocked and "locked" not in store.blocked
     assert db.read_bytes() == FOREIGN["text"]
+
+
+@pytest.mark.parametrize(
+    ("where", "value"),
+    [
+        ("meta", {"undo_floor": "x"}),
+        ("event", {"group": [1]}),
+        ("event", {"before": {"title": 5}}),
+        ("event", {"time": 5}),
+        ("event", {"before": {"starred": "yes"}}),
+        ("event", {"after": {"status": "later"}}),
+    ],
+)
+def test_a_hand_edited_log_or_counter_costs_only_that_entry_and_undo_stats_still_work(tmp_path, where, value):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(paper(1), starred=True)
+    store.update(paper(2), note="kept")
+    data = json.loads(db.read_text(encoding="utf-8"))
+    (data["meta"]["1"] if where == "meta" else data["events"]["1"]).update(value)
+    db.write_text(json.dumps(data), encoding="utf-8")
+    store = Store(db)
+    assert "repaired it" in store.notices[0]
+    assert store.get(paper(2).id).note == "kept" and store.get(paper(1).id).starred
+    assert store.undo() is not None  # the note's change is still there to undo
+    assert Store(db).notices == []
 
 
 def test_newer_schema_notice_says_so(tmp_path):

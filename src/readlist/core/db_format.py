@@ -204,8 +204,38 @@ def check_current(data: dict[str, Any]) -> None:
         if not all(isinstance(tag, str) for tag in doc.get("tags", ())):
             raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id}: a tag is not text)")
     for doc_id, doc in data.get(EVENTS, {}).items():
-        if not isinstance(doc.get("before", {}), dict) or not isinstance(doc.get("after", {}), dict):
+        if not _good_event(doc):
             raise DamagedFile(f"JSON of the wrong shape (event {doc_id} is malformed)")
+    for doc in data.get(META, {}).values():
+        for key in _META_COUNTERS:
+            if key in doc and type(doc[key]) is not int:
+                raise DamagedFile(f"JSON of the wrong shape (meta {key} is {type(doc[key]).__name__})")
+
+
+_META_COUNTERS = ("undo_floor", "events_compacted")
+_EVENT_TEXT = ("time", "paper", "action", "group")
+
+
+def _good_event(doc: dict[str, Any]) -> bool:
+    """A log entry of the shape undo, stats and merge read: texts where texts go, and before/after values
+    of the types the annotation fields have."""
+    if any(key in doc and not isinstance(doc[key], str) for key in _EVENT_TEXT):
+        return False
+    if not isinstance(doc.get("undoes"), str | None):
+        return False
+    for side in ("before", "after"):
+        values = doc.get(side, {})
+        if not isinstance(values, dict):
+            return False
+        for key, value in values.items():
+            types = _TYPES.get(key)
+            if types is not None and not isinstance(value, types):
+                return False
+            if key == "status" and value not in STATUSES:
+                return False
+            if key == "tags" and not all(isinstance(tag, str) for tag in value):
+                return False
+    return True
 
 
 def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
@@ -215,16 +245,18 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
     has no schema version, or another schema)."""
     try:
         data = json.loads(raw.decode("utf-8"))
-        meta = data.get(META) if isinstance(data, dict) else None
-        if not isinstance(meta, dict) or not all(isinstance(doc, dict) for doc in meta.values()):
-            return None
-        if schema_version(data) != SCHEMA_VERSION:
-            return None
-    except (ValueError, RecursionError, DamagedFile):
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get(ANNOTATIONS), dict):
         return None
     dropped: list[str] = []
-    out: dict[str, dict] = {}
+    meta = _salvage_meta(data.get(META), dropped)
+    if meta is None:
+        return None
+    out: dict[str, dict] = {META: meta}
     for name, table in data.items():
+        if name == META:
+            continue
         if not isinstance(table, dict):
             dropped.append(f"table {name!r}")
             continue
@@ -234,7 +266,7 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
                 dropped.append(f"{name} document {doc_id!r}")
                 continue
             kept = _salvage_annotation(doc, doc_id, dropped) if name == ANNOTATIONS else doc
-            if name == EVENTS and not all(isinstance(doc.get(key, {}), dict) for key in ("before", "after")):
+            if name == EVENTS and not _good_event(doc):
                 kept = None
                 dropped.append(f"event {doc_id}")
             if kept is not None:
@@ -246,6 +278,24 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
     except DamagedFile:
         return None
     return out, dropped
+
+
+def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
+    """The meta table, its counters checked; one made anew when it is unreadable (the annotations are the
+    schema's own, or this would not be reached); None for another schema's file."""
+    docs = list(meta.values()) if isinstance(meta, dict) else []
+    version = docs[0].get("schema_version") if len(docs) == 1 and isinstance(docs[0], dict) else None
+    if type(version) is int and version != SCHEMA_VERSION:
+        return None  # a newer readlist's, or an older one's to migrate: not ours to patch
+    if type(version) is not int:
+        dropped.append("the meta table (made anew)")
+        return {"1": {"schema_version": SCHEMA_VERSION}}
+    doc = dict(docs[0])
+    for key in _META_COUNTERS:
+        if key in doc and type(doc[key]) is not int:
+            dropped.append(f"meta {key}")
+            del doc[key]
+    return {next(iter(meta)): doc}
 
 
 def _salvage_annotation(doc: dict, doc_id: str, dropped: list[str]) -> dict | None:
