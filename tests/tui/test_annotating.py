@@ -13,7 +13,7 @@ from readlist.tui.screens.tags import TagsScreen, parse_tags
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 
-from .conftest import make_app, screen_text, settle
+from .conftest import PAPERS, make_app, screen_text, settle
 
 
 def current(app):
@@ -168,6 +168,30 @@ async def test_a_restored_draft_keeps_a_change_made_to_the_note_after_it(tmp_pat
         note = current(again)[1].note
         assert note.startswith("first line and a draft") and note.endswith("first line\nfrom a script")
         assert any("both versions are kept" in n.message for n in again._notifications)
+
+
+async def test_a_draft_follows_its_paper_when_the_papers_text_changes(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "n")  # starred: an annotation to re-attach
+        await pilot.pause()
+        await pilot.press(*"half a thought")
+        await pilot.pause(NoteScreen.DRAFT_DELAY + 0.3)
+    fixed = PAPERS.replace("needs four steps", "needs only four steps")
+    again = make_app(tmp_path, fixed)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert any("Unsaved notes kept from last time" in n.message for n in again._notifications)
+        assert again.main_screen.current_paper.text.startswith("We propose FastDiff")
+        await pilot.press("n")
+        await pilot.pause()
+        assert again.screen.text == "half a thought"
+    stranded = make_app(tmp_path, PAPERS.replace("We propose FastDiff", "Unrelated now:"))
+    Drafts(tmp_path / "db.drafts").save(again.papers.papers[0].id, "left here", "")
+    async with stranded.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert any("unsaved note(s) belong to papers not in this list" in n.message for n in stranded._notifications)
 
 
 async def test_a_draft_another_running_readlist_is_writing_is_not_offered_here(tmp_path):

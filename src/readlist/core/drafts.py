@@ -120,6 +120,15 @@ class Drafts:
             except OSError:
                 pass
 
+    def rename(self, old_id: str, new_id: str) -> None:
+        """The paper's drafts this process may use, now under `new_id` (its text, and so its id, changed)."""
+        self._path(new_id)  # a valid id
+        for draft in self._offered(old_id):
+            try:
+                draft.path.rename(draft.path.with_name(new_id + draft.path.name[len(old_id) :]))
+            except OSError:
+                pass
+
     def ids(self) -> list[str]:
         """The papers with a draft this process may use, oldest first."""
         try:

@@ -10,6 +10,7 @@ from pathlib import Path
 from textual.app import App
 
 from ..core.annotation import cut_label, title_of
+from ..core.changes import REATTACH
 from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
@@ -44,17 +45,6 @@ class ReadlistApp(App):
         self.state = load_state(self.state_path)
         self.drafts = Drafts(drafts_dir(Path(db_path)))
         self.startup_messages = list(self.store.notices)  # errors: they stay until dismissed
-        self.startup_notices: list[str] = []
-        waiting = [  # a draft whose note reached the database later says nothing new
-            pid
-            for pid in self.drafts.ids()
-            if pid in papers.by_id and _draft_text(self.drafts, pid).rstrip() != self.store.get(pid).note
-        ]
-        if waiting:
-            titles = [title_of(papers.by_id[pid], self.store.get(pid)) for pid in waiting[:3]]
-            names = ", ".join(repr(cut_label(title, 50)) for title in titles)
-            more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
-            self.startup_notices.append(f"Unsaved notes kept from last time: {names}{more} — press n on the paper")
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
@@ -78,9 +68,38 @@ class ReadlistApp(App):
         self.reconcile()
         for message in self.startup_messages:
             self.notify(message, severity="error", timeout=STICKY, markup=False)
-        for message in self.startup_notices:
-            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
+        self.offer_drafts()
         self.set_interval(POLL_SECONDS, self.poll_store)
+
+    def offer_drafts(self) -> None:
+        """Say which notes were left unsaved last time; a draft follows its paper to a new id when the paper's
+        text changed and its annotations were re-attached."""
+        papers, store = self.papers, self.store
+        ids = self.drafts.ids()
+        if any(pid not in papers.by_id for pid in ids):
+            moved = {e.before.get("id"): e.after.get("id") for e in reversed(store.events()) if e.action == REATTACH}
+            for pid in ids:
+                new, seen = pid, set()
+                while new in moved and new not in seen:
+                    seen.add(new)
+                    new = moved[new]
+                if new != pid and new in papers.by_id:
+                    self.drafts.rename(pid, new)
+            ids = self.drafts.ids()
+        stranded = [pid for pid in ids if pid not in papers.by_id]
+        if stranded:
+            where = self.drafts.directory
+            message = f"{len(stranded)} unsaved note(s) belong to papers not in this list; kept in {where}"
+            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
+        waiting = [  # a draft whose note reached the database later says nothing new
+            pid for pid in ids if pid in papers.by_id and _draft_text(self.drafts, pid).rstrip() != store.get(pid).note
+        ]
+        if waiting:
+            titles = [title_of(papers.by_id[pid], store.get(pid)) for pid in waiting[:3]]
+            names = ", ".join(repr(cut_label(title, 50)) for title in titles)
+            more = f" and {len(waiting) - 3} more" if len(waiting) > 3 else ""
+            message = f"Unsaved notes kept from last time: {names}{more} — press n on the paper"
+            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
 
     def reconcile(self) -> None:
         for message in self.store.reconcile(self.papers):
