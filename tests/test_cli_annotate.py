@@ -356,8 +356,11 @@ def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_i
     assert v2("star", "#2").exit_code == 0
     onto_annotated = v2("reattach", old, "#2")
     assert onto_annotated.exit_code == 2 and "annotations of its own" in onto_annotated.stderr
+    short = v2("reattach", old[:2], "#1")
+    assert short.exit_code == 2 and "at least 4 characters" in short.stderr
     moved = v2("reattach", old[:5], "#1")
     assert moved.exit_code == 0, moved.output
+    assert "annotations moved here" in v2("log").stdout
     data = json.loads(v2("show", "#1", "--json").stdout)
     assert (data["starred"], data["status"], data["note"]) == (True, "read", "keep [/bold] this")
     assert data["read_at"] and v2("list", "--missing").stdout == ""

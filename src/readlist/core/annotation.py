@@ -103,6 +103,8 @@ class Event:
             return f"title → {cut_label(strip_control(title), 40)!r}" if title else "title: back to the paper's own"
         if self.action == "reattach":
             return f"re-attached from {self.before.get('id')} to {self.after.get('id')}"
+        if self.action == "move":  # `readlist reattach`: annotations moved by hand from a missing paper
+            return "annotations moved here" if any(self.after.get(k) for k in EDITABLE) else "annotations moved away"
         if self.action == "update":
             return "changed " + ", ".join(k for k in self.after if k in EDITABLE)
         return self.action

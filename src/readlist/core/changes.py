@@ -10,7 +10,7 @@ from typing import Any
 from .annotation import EDITABLE, STATUSES, Annotation, Event, normalize_tags
 from .text import strip_control
 
-UNDO, REATTACH = "undo", "reattach"
+UNDO, REATTACH, MOVE = "undo", "reattach", "move"  # MOVE: `readlist reattach`, annotations moved by hand
 NOT_UNDOABLE = (UNDO, REATTACH)
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .annotation import STATUSES, Annotation, Event, cut_label, snippet_of
-from .changes import REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
+from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
@@ -189,6 +189,8 @@ class Store:
             if change is not None and source.read_at:  # read then, not now
                 change.sets[paper.id]["read_at"] = source.read_at
                 change.events[0]["after"]["read_at"] = source.read_at
+            for event in change.events if change is not None else ():  # logged as a move, on both papers
+                event["action"] = MOVE
             return None, change
 
         self._file.commit(build)
