@@ -127,6 +127,23 @@ def test_an_annotation_re_attached_on_one_side_is_merged_under_its_new_id():
     assert run(desk, laptop).annotations == result.annotations
 
 
+def test_a_paper_re_attached_there_and_back_on_one_side_meets_the_copy_made_in_between():
+    desk = base()
+    other_id = "abcdefabcdef"
+
+    def move(copy: Copy, old: str, new: str, t: int) -> None:
+        copy.annotations[new] = replace(copy.annotations.pop(old), id=new)
+        copy.events.append(Event(at(t), new, "reattach", before={"id": old}, after={"id": new}))
+
+    move(desk, P, other_id, 5)  # the paper file's next version
+    laptop = desk.clone()  # copied then
+    move(desk, other_id, P, 8)  # and the desk went back to the first version
+    laptop.edit(other_id, 10, status="read")
+    result = run(desk, laptop)
+    assert other_id not in result.annotations
+    assert result.annotations[P].status == "read" and result.annotations[P].note == "first thoughts"
+
+
 def test_merging_identical_copies_changes_nothing():
     result = run(base(), base())
     assert result.annotations == base().annotations

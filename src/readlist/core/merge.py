@@ -107,19 +107,12 @@ def _event_key(event: Event) -> str:
 
 def _renames(events: Iterable[Event]) -> dict[str, str]:
     """Old paper id -> current id, following logged re-attachments (a paper whose text changed)."""
-    step: dict[str, str] = {}
-    for event in events:
+    out: dict[str, str] = {}
+    for event in reversed(list(events)):  # newest first: the record then at `old` is the one now at new's id
         old, new = event.before.get("id"), event.after.get("id")
         if event.action == "reattach" and isinstance(old, str) and isinstance(new, str) and old != new:
-            step[old] = new
-    out: dict[str, str] = {}
-    for old, new in step.items():
-        seen = {old}
-        while new in step and new not in seen:
-            seen.add(new)
-            new = step[new]
-        out[old] = new
-    return out
+            out[old] = out.get(new, new)
+    return {old: new for old, new in out.items() if old != new}
 
 
 def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -> dict[str, Annotation]:
