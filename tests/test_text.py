@@ -77,13 +77,18 @@ def test_paper_exposes_urls_and_plain():
 
 
 def test_control_characters_are_stripped():
-    assert strip_control("a\x1b[31mred\x07 b\x9b") == "ared b"  # a colour code goes whole
+    assert strip_control("a\x1b[31mred\x07\x9b b") == "ared b"  # a colour code goes whole, a lone C1 byte alone
+    # UTF-8 quotes read as Latin-1 hold C1 bytes: only those go, never the words between them
+    assert strip_control("the \u00e2\x80\x9cfast\u00e2\x80\x9d baseline with the robust \u00e2\x80\x9cslow") == (
+        "the \u00e2fast\u00e2 baseline with the robust \u00e2slow"
+    )
     assert to_plain("bell\x07 and \x1b]0;title\x07 escape") == "bell and escape"
 
 
 def test_strip_terminal_removes_whole_escape_sequences():
     link = "\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\"
-    assert strip_terminal(f"a\x1b[1;31mred\x1b[0m \x1b]0;title\x07b {link} \x1b(Bc \x9b2Jd") == "ared b link c d"
+    # a C1 byte goes alone: it is more often text in the wrong encoding than an 8-bit escape
+    assert strip_terminal(f"a\x1b[1;31mred\x1b[0m \x1b]0;title\x07b {link} \x1b(Bc \x9b2Jd") == "ared b link c 2Jd"
     assert strip_terminal("unclosed \x1b]0;title\nnext line\x07") == "unclosed 0;title\nnext line"
     assert strip_terminal("\tnote", keep_tabs=True) == "\tnote"
 

@@ -12,12 +12,13 @@ from functools import lru_cache
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 # Whole terminal escape sequences: strings up to BEL or ST (OSC window titles and links, DCS, APC, PM, SOS),
 # CSI (colours, cursor moves) and two-character ones (ESC c, ESC ( B). A string is not followed past a line end.
+# Whole sequences introduced by ESC; a lone C1 byte (often text read in the wrong encoding: "â\x80\x9d")
+# is dropped alone by _CONTROL, never taken with the words after it.
 _ESCAPE_SEQUENCE = re.compile(
-    r"(?:\x1b[\]P^_X]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"
-    r"|(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]"
+    r"\x1b[\]P^_X][^\x07\x1b\x9c\n]*(?:\x07|\x1b\\|\x9c)"
+    r"|\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b[ -/]*[0-~]"
 )
-_C1_INTRODUCER = re.compile("[\x90\x98\x9b\x9d-\x9f]")
 _URL = re.compile(r"https?://[^\s<>\"'`{}|\\^\]\[]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?)'\""
 
@@ -95,8 +96,8 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
 
 
 def has_escape(text: str) -> bool:
-    """Whether `text` may hold a terminal escape sequence (an ESC or a C1 introducer); quick on plain text."""
-    return "\x1b" in text or (not text.isascii() and _C1_INTRODUCER.search(text) is not None)
+    """Whether `text` may hold a terminal escape sequence (an ESC); quick on plain text."""
+    return "\x1b" in text
 
 
 strip_terminal = strip_control  # the name exports use
