@@ -195,3 +195,18 @@ def test_undo_follows_a_paper_through_versions_of_the_file_and_back(tmp_path):
         == f"undid tags +keep on {store.get(first.papers[1].id).label()!r}"
     )
     assert Store(db).get(first.papers[1].id).tags == ()
+
+
+def test_switching_back_and_forth_keeps_re_attaching_a_paper_with_an_emptied_record(tmp_path):
+    texts = real_abstracts(3)
+    db = tmp_path / "readlist.json"
+    edited = texts[1].replace("Large Language Models", "Large language models", 1) + " Code is available."
+    old = parse_text("\n\n".join(texts))
+    new = parse_text("\n\n".join([texts[0], edited, texts[2]]))
+    store = Store(db)
+    store.toggle_star(new.papers[1])
+    store.toggle_star(new.papers[1])
+    store.update(old.papers[1], note="my notes")
+    for papers, paper in [(new, new.papers[1]), (old, old.papers[1]), (new, new.papers[1])]:
+        Store(db).reconcile(papers)
+        assert Store(db).get(paper.id).note == "my notes"

@@ -350,7 +350,7 @@ class Store:
                     change.sets.setdefault(pid, {})["snippet"] = snippet
             if orphans:
                 messages.append(_orphans_message(orphans, papers))
-            if searched is not None and not change.renames:
+            if searched is not None and not any(event["action"] == REATTACH for event in change.events):
                 remember_nothing_found(searched)
             self._paper_ids = frozenset(by_id)
             return None, (change if change.sets or change.renames else None)
