@@ -61,3 +61,14 @@ def test_a_draft_from_another_machine_is_its_own_until_it_is_hours_old(tmp_path)
     old = path.stat().st_mtime - 13 * 3600
     os.utime(path, (old, old))  # that machine went away with the dialog open
     assert drafts.load(PAPER).text == "typed there"
+
+
+def test_a_draft_renamed_to_its_papers_new_id_never_replaces_a_draft_there(tmp_path):
+    tmp_path = tmp_path / "db.drafts"
+    drafts = Drafts(tmp_path, pid=999999)
+    drafts.save(PAPER, "written on the first version", "")
+    drafts.save("ba9876543210", "written on the second version", "")
+    drafts.rename(PAPER, "ba9876543210")
+    texts = sorted(path.read_text() for path in tmp_path.iterdir())
+    assert len(texts) == 2 and "written on the second version" in texts[1] and "first version" in texts[0]
+    assert Drafts(tmp_path, pid=999999).ids() == ["ba9876543210"]

@@ -124,10 +124,16 @@ class Drafts:
         """The paper's drafts this process may use, now under `new_id` (its text, and so its id, changed)."""
         self._path(new_id)  # a valid id
         for draft in self._offered(old_id):
-            try:
-                draft.path.rename(draft.path.with_name(new_id + draft.path.name[len(old_id) :]))
-            except OSError:
-                pass
+            rest = draft.path.name[len(old_id) :]  # ".123.json" or ".md"
+            for n in range(100):  # never over another draft: "ID.123.json", then "ID.1231.json", ...
+                target = draft.path.with_name(new_id + (rest if n == 0 else f".{n}{rest}" if rest == ".md" else
+                                                        rest.replace(".json", f"{n}.json", 1)))  # fmt: skip
+                if not target.exists():
+                    try:
+                        draft.path.rename(target)
+                    except OSError:
+                        pass
+                    break
 
     def ids(self) -> list[str]:
         """The papers with a draft this process may use, oldest first."""

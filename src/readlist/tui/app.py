@@ -77,12 +77,13 @@ class ReadlistApp(App):
         papers, store = self.papers, self.store
         ids = self.drafts.ids()
         if any(pid not in papers.by_id for pid in ids):
-            moved = {e.before.get("id"): e.after.get("id") for e in reversed(store.events()) if e.action == REATTACH}
+            moved: dict[str, str] = {}
+            for event in store.events():  # newest first: the record then at `old` is the one now at new's id
+                if event.action == REATTACH:
+                    new = event.after.get("id")
+                    moved[event.before.get("id")] = moved.get(new, new)
             for pid in ids:
-                new, seen = pid, set()
-                while new in moved and new not in seen:
-                    seen.add(new)
-                    new = moved[new]
+                new = moved.get(pid, pid)
                 if new != pid and new in papers.by_id:
                     self.drafts.rename(pid, new)
             ids = self.drafts.ids()
