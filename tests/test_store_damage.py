@@ -133,6 +133,8 @@ def test_a_foreign_file_is_named_so_at_once_while_the_lock_cannot_be_taken(tmp_p
         ("event", {"time": 5}),
         ("event", {"before": {"starred": "yes"}}),
         ("event", {"after": {"status": "later"}}),
+        ("event", {"before": {"stared": False}}),
+        ("event", {"before": {"id": "0123456789ab"}}),
     ],
 )
 def test_a_hand_edited_log_or_counter_costs_only_that_entry_and_undo_stats_still_work(tmp_path, where, value):
@@ -146,7 +148,10 @@ def test_a_hand_edited_log_or_counter_costs_only_that_entry_and_undo_stats_still
     store = Store(db)
     assert "repaired it" in store.notices[0]
     assert store.get(paper(2).id).note == "kept" and store.get(paper(1).id).starred
-    assert store.undo() is not None  # the note's change is still there to undo
+    if where == "meta":  # where undo may stop (say, at a merge) is not known: it stops at the repair
+        assert store.undo() is None
+    else:
+        assert store.undo() is not None  # the note's change is still there to undo
     assert Store(db).notices == []
 
 

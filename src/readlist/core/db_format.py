@@ -229,7 +229,9 @@ def _good_event(doc: dict[str, Any]) -> bool:
             return False
         for key, value in values.items():
             types = _TYPES.get(key)
-            if types is not None and not isinstance(value, types):
+            if types is None or (key == "id") != (doc.get("action") == "reattach"):  # only fields undo can restore
+                return False
+            if not isinstance(value, types):
                 return False
             if key == "status" and value not in STATUSES:
                 return False
@@ -273,6 +275,11 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
                 out[name][doc_id] = kept
     out.setdefault(ANNOTATIONS, {})
     out.setdefault(EVENTS, {})
+    if any(part.startswith(("meta", "the meta")) for part in dropped):  # the undo floor is not known: none
+        floor = max((int(doc_id) for doc_id in out[EVENTS]), default=0)  # of the changes before can be undone
+        meta_doc = next(iter(out[META].values()))
+        meta_doc["undo_floor"] = max(floor, meta_doc.get("undo_floor", 0))
+        meta_doc.setdefault("events_compacted", len(out[EVENTS]))
     try:
         check_current(out)
     except DamagedFile:
