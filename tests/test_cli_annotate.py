@@ -360,7 +360,9 @@ def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_i
     assert short.exit_code == 2 and "at least 4 characters" in short.stderr
     moved = v2("reattach", old[:5], "#1")
     assert moved.exit_code == 0, moved.output
-    assert "annotations moved here" in v2("log").stdout
+    log = v2("log").stdout
+    assert "annotations moved here" in log and "annotations moved away" in log
+    assert json.loads(v2("stats", "--json").stdout)["read_per_day"][-1]["read"] == 1  # read once, today
     data = json.loads(v2("show", "#1", "--json").stdout)
     assert (data["starred"], data["status"], data["note"]) == (True, "read", "keep [/bold] this")
     assert data["read_at"] and v2("list", "--missing").stdout == ""

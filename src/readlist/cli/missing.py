@@ -82,7 +82,7 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
         key = missing_id.strip().lower()
         if len(key) < MIN_PREFIX:
             fail(f"{missing_id!r}: an id prefix needs at least {MIN_PREFIX} characters")
-        if any(paper.id.startswith(key) for paper in ctx.paper_list.papers):
+        if any(ann.id.startswith(key) for ann in ctx.store.orphans()):
             fail(f"{missing_id!r}: also starts the id of a paper in the list; give more of the missing paper's id")
         fail(f"{missing_id!r}: no missing paper has this id (see readlist list --missing)")
     try:

@@ -104,7 +104,9 @@ class Event:
         if self.action == "reattach":
             return f"re-attached from {self.before.get('id')} to {self.after.get('id')}"
         if self.action == "move":  # `readlist reattach`: annotations moved by hand from a missing paper
-            return "annotations moved here" if any(self.after.get(k) for k in EDITABLE) else "annotations moved away"
+            cleared = Annotation(self.paper)
+            moved_here = any(k in self.after and self.after[k] != getattr(cleared, k) for k in EDITABLE if k != "tags")
+            return "annotations moved here" if moved_here or self.after.get("tags") else "annotations moved away"
         if self.action == "update":
             return "changed " + ", ".join(k for k in self.after if k in EDITABLE)
         return self.action

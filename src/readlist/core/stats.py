@@ -71,8 +71,8 @@ def read_per_day(events: Iterable[Any], today: date, days: int = DAYS, tz: tzinf
     for event in events:
         after = getattr(event, "after", None) or {}
         day = _event_day(getattr(event, "time", ""), tz)
-        if day is None or "status" not in after or getattr(event, "group", "") in undone:
-            continue
+        if day is None or "status" not in after or getattr(event, "group", "") in undone or event.action == "move":
+            continue  # a move (`readlist reattach`) carries a reading over; it is not one
         last_status[day, event.paper] = after["status"]
         if after["status"] == "read" and event.action != "undo" and first <= day <= today:
             seen[day].add(event.paper)  # an undo that brings "read" back restores an earlier reading
