@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
-from ..core.changes import REATTACH
+from ..core.changes import current_ids
 from ..core.editor import chosen_editor, editor_command
 from ..core.paper import Paper
 from ..core.text import strip_control
@@ -189,13 +189,9 @@ def log_command(ctx: Context, limit: int, as_json: bool) -> None:
         click.echo(json.dumps([{k: getattr(e, k) for k in keys} for e in events], ensure_ascii=False, indent=2))
         return
     by_id = ctx.paper_list.by_id
-    renamed = {e.before.get("id"): e.after.get("id") for e in reversed(ctx.store.events()) if e.action == REATTACH}
+    renamed = current_ids(ctx.store.events())  # a paper's id now, after its text changed
     for event in events:
-        pid, seen = event.paper, set()
-        while pid in renamed and pid not in seen:  # the paper's id now, after its text changed
-            seen.add(pid)
-            pid = renamed[pid]
-        paper = by_id.get(pid)
+        paper = by_id.get(renamed.get(event.paper, event.paper))
         where = f"#{paper.index} {paper.title}" if paper else f"{event.paper} (not in this paper list)"
         what = event.describe()
         if event.action == "undo":

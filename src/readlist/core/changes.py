@@ -104,6 +104,23 @@ class UndoPlan:
     undone: tuple[Event, ...]
 
 
+def follow_reattach(renames: dict[str, str], old: object, new: object) -> None:
+    """One logged re-attachment (old id -> new id), read going back through the log from the newest entry:
+    the record then at `old` is the one now at new's id. `renames` maps old ids to the ids their records
+    have now, also for a paper re-attached there and back (v1, v2, v1)."""
+    if isinstance(old, str) and isinstance(new, str) and old != new:
+        renames[old] = renames.get(new, new)
+
+
+def current_ids(events_newest_first: Iterable[Any]) -> dict[str, str]:
+    """Old paper id -> the id its record has now, from the re-attachments in a log (Events, newest first)."""
+    renames: dict[str, str] = {}
+    for event in events_newest_first:
+        if event.action == REATTACH:
+            follow_reattach(renames, event.before.get("id"), event.after.get("id"))
+    return {old: new for old, new in renames.items() if old != new}
+
+
 def plan_undo(events: Iterable[Mapping[str, Any]], papers: Container[str] | None = None) -> UndoPlan | None:
     """The newest change group in the log not undone yet, of the papers in `papers` when given (a group
     changing only papers of another list is left for that list). `events` are the log documents, newest first."""
@@ -115,9 +132,8 @@ def plan_undo(events: Iterable[Mapping[str, Any]], papers: Container[str] | None
         action = doc.get("action")
         if action == UNDO:
             undone.add(doc.get("undoes") or "")
-        elif action == REATTACH:  # going back in time: the record then at `old` is the one now at new's id
-            new = doc.get("after", {}).get("id", "")
-            renames[doc.get("before", {}).get("id", "")] = renames.get(new, new)
+        elif action == REATTACH:
+            follow_reattach(renames, doc.get("before", {}).get("id"), doc.get("after", {}).get("id"))
         elif doc.get("group") not in undone and (
             papers is None or renames.get(doc.get("paper"), doc.get("paper")) in papers
         ):

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .annotation import Annotation, Event
-from .changes import parse_iso
+from .changes import current_ids, parse_iso
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
@@ -106,13 +106,9 @@ def _event_key(event: Event) -> str:
 
 
 def _renames(events: Iterable[Event]) -> dict[str, str]:
-    """Old paper id -> current id, following logged re-attachments (a paper whose text changed)."""
-    out: dict[str, str] = {}
-    for event in reversed(list(events)):  # newest first: the record then at `old` is the one now at new's id
-        old, new = event.before.get("id"), event.after.get("id")
-        if event.action == "reattach" and isinstance(old, str) and isinstance(new, str) and old != new:
-            out[old] = out.get(new, new)
-    return {old: new for old, new in out.items() if old != new}
+    """Old paper id -> current id, following logged re-attachments (a paper whose text changed); `events`
+    oldest first."""
+    return current_ids(reversed(list(events)))
 
 
 def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -> dict[str, Annotation]:

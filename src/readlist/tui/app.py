@@ -10,7 +10,7 @@ from pathlib import Path
 from textual.app import App
 
 from ..core.annotation import cut_label, title_of
-from ..core.changes import REATTACH
+from ..core.changes import current_ids
 from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
@@ -77,11 +77,7 @@ class ReadlistApp(App):
         papers, store = self.papers, self.store
         ids = self.drafts.ids()
         if any(pid not in papers.by_id for pid in ids):
-            moved: dict[str, str] = {}
-            for event in store.events():  # newest first: the record then at `old` is the one now at new's id
-                if event.action == REATTACH:
-                    new = event.after.get("id")
-                    moved[event.before.get("id")] = moved.get(new, new)
+            moved = current_ids(store.events())
             for pid in ids:
                 new = moved.get(pid, pid)
                 if new != pid and new in papers.by_id:
