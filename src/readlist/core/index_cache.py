@@ -49,19 +49,34 @@ def save(data: IndexData, key: str, path: Path) -> None:
     arrays = _arrays(data)
     header = {"format": FORMAT, "key": key, "terms": len(terms), "count": len(data.terms)}
     header.update({name: len(arrays[name]) for name, _ in _SECTIONS})
-    head = MAGIC + b" " + json.dumps(header).encode() + b"\n"
-    write_atomic(path, [head, terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)])
+    write_atomic(
+        path, [_head_line(MAGIC, header), terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)]
+    )
+
+
+def _head_line(magic: bytes, header: dict) -> bytes:
+    """A cache file's first line: what it is, then a JSON header saying for what and how big."""
+    return magic + b" " + json.dumps(header).encode() + b"\n"
+
+
+def _read_head(handle, magic: bytes, expected: dict) -> dict | None:
+    """The header of a cache file of this kind holding the `expected` values, or None.
+    Raises ValueError (or RecursionError) for a header that is no JSON."""
+    line = handle.readline()
+    if not line.startswith(magic + b" "):
+        return None
+    header = json.loads(line[len(magic) + 1 :])
+    if not isinstance(header, dict) or any(header.get(k) != v for k, v in expected.items()):
+        return None
+    return header
 
 
 def load(path: Path, key: str) -> IndexData | None:
     """The cached index data, or None if the file is missing, for other content, or damaged."""
     try:
         with open(path, "rb") as handle:
-            line = handle.readline()
-            if not line.startswith(MAGIC + b" "):
-                return None
-            header = json.loads(line[len(MAGIC) + 1 :])
-            if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("key") != key:
+            header = _read_head(handle, MAGIC, {"format": FORMAT, "key": key})
+            if header is None:
                 return None
             terms = tuple(handle.read(header["terms"]).decode("utf-8").split("\n")) if header["count"] else ()
             loaded = {}
@@ -104,9 +119,8 @@ def lengths_path(index: SearchIndex) -> Path | None:
 def save_lengths(values: array, version: int, path: Path) -> None:
     """Best effort: a read-only or full cache directory only costs the next run the time to measure again."""
     header = {"version": version, "key": path.stem, "count": len(values)}
-    head = LENGTHS_MAGIC + b" " + json.dumps(header).encode() + b"\n"
     try:
-        write_atomic(path, [head, memoryview(values).cast("B")])
+        write_atomic(path, [_head_line(LENGTHS_MAGIC, header), memoryview(values).cast("B")])
         prune(path.parent, "*.len", KEEP)
     except OSError:
         pass
@@ -116,12 +130,7 @@ def load_lengths(path: Path, version: int, size: int) -> array | None:
     """The saved lengths, or None if the file is missing, for other papers or another version, or damaged."""
     try:
         with open(path, "rb") as handle:
-            line = handle.readline()
-            if not line.startswith(LENGTHS_MAGIC + b" "):
-                return None
-            header = json.loads(line[len(LENGTHS_MAGIC) + 1 :])
-            expected = {"version": version, "key": path.stem, "count": size}
-            if not isinstance(header, dict) or any(header.get(k) != v for k, v in expected.items()):
+            if _read_head(handle, LENGTHS_MAGIC, {"version": version, "key": path.stem, "count": size}) is None:
                 return None
             values = array("d")
             values.fromfile(handle, size)
