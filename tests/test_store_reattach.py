@@ -159,15 +159,22 @@ def test_lost_annotations_that_matched_nothing_are_not_searched_again_for_the_sa
     ]
 
 
-def test_a_paper_starred_then_unstarred_still_takes_the_annotations_of_its_earlier_text(tmp_path):
+def emptied_record_under_the_edited_text(db):
+    """Two versions of a list whose second paper's text changed; the new text's id has an emptied record
+    (starred, then not). Returns the old and the new list and a store on `db`."""
     texts = real_abstracts(3)
-    db = tmp_path / "readlist.json"
     edited = texts[1].replace("Large Language Models", "Large language models", 1) + " Code is available."
     old = parse_text("\n\n".join(texts))
     new = parse_text("\n\n".join([texts[0], edited, texts[2]]))
     store = Store(db)
     store.toggle_star(new.papers[1])
-    store.toggle_star(new.papers[1])  # an emptied record under the new text's id
+    store.toggle_star(new.papers[1])
+    return old, new, store
+
+
+def test_a_paper_starred_then_unstarred_still_takes_the_annotations_of_its_earlier_text(tmp_path):
+    db = tmp_path / "readlist.json"
+    old, new, store = emptied_record_under_the_edited_text(db)
     store.update(old.papers[1], note="my notes", tags=["keep"], status="read")
     messages = Store(db).reconcile(new)
     assert messages and messages[0].startswith("re-attached")
@@ -198,14 +205,8 @@ def test_undo_follows_a_paper_through_versions_of_the_file_and_back(tmp_path):
 
 
 def test_switching_back_and_forth_keeps_re_attaching_a_paper_with_an_emptied_record(tmp_path):
-    texts = real_abstracts(3)
     db = tmp_path / "readlist.json"
-    edited = texts[1].replace("Large Language Models", "Large language models", 1) + " Code is available."
-    old = parse_text("\n\n".join(texts))
-    new = parse_text("\n\n".join([texts[0], edited, texts[2]]))
-    store = Store(db)
-    store.toggle_star(new.papers[1])
-    store.toggle_star(new.papers[1])
+    old, new, store = emptied_record_under_the_edited_text(db)
     store.update(old.papers[1], note="my notes")
     for papers, paper in [(new, new.papers[1]), (old, old.papers[1]), (new, new.papers[1])]:
         Store(db).reconcile(papers)
