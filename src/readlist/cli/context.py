@@ -78,7 +78,7 @@ class Context:
         except RefError as exc:
             from .missing import find_missing
 
-            ann = None if ref.strip().startswith("#") else find_missing(self, ref)
+            ann = find_missing(self, ref)
             if ann is not None:
                 fail(f"{ref!r}: {ann.id} is a missing paper, not in this list (see readlist show {ann.id}; "
                      f"readlist reattach {ann.id} REF moves its annotations onto a paper)")  # fmt: skip

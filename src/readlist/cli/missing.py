@@ -7,33 +7,24 @@ import json
 
 import click
 
-from ..core.annotation import Annotation
+from ..core.annotation import Annotation, missing_title
 from ..core.refs import RefError, resolve
 from ..core.text import strip_control, to_plain
-from ..core.titles import derive_title
 from .context import Context, fail
+from .papers import annotation_dict, echo_note, marks_line, tag_suffix
 
 MIN_PREFIX = 4
 
 
-def missing_title(ann: Annotation) -> str:
-    """The title the paper had: the user's own, or one derived from the abstract kept with its annotations."""
-    return strip_control(ann.title or derive_title(to_plain(ann.snippet)) or ann.id)
-
-
 def missing_line(ann: Annotation) -> str:
-    tags = "  " + " ".join(f"#{strip_control(tag)}" for tag in ann.tags) if ann.tags else ""
-    return f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {missing_title(ann)}{tags}"
+    return (
+        f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {strip_control(missing_title(ann))}{tag_suffix(ann)}"
+    )
 
 
 def missing_dict(ann: Annotation) -> dict:
-    return {"id": ann.id, "title": missing_title(ann), "missing": True, "snippet": ann.snippet} | {
-        "starred": ann.starred,
-        "status": ann.status,
-        "tags": list(ann.tags),
-        "note": ann.note,
-        "read_at": ann.read_at,
-    }
+    title = strip_control(missing_title(ann))
+    return {"id": ann.id, "title": title, "missing": True, "snippet": ann.snippet} | annotation_dict(ann)
 
 
 def find_missing(ctx: Context, ref: str) -> Annotation | None:
@@ -52,19 +43,13 @@ def show_missing(ann: Annotation, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(missing_dict(ann), ensure_ascii=False, indent=2))
         return
-    click.echo(missing_title(ann))
+    click.echo(strip_control(missing_title(ann)))
     click.echo(f"{ann.id} · not in this paper list (readlist reattach {ann.id} REF moves it onto a paper)")
-    marks = ["★ starred" if ann.starred else "not starred", ann.status]
-    if ann.tags:
-        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
-    click.echo(" · ".join(marks))
+    click.echo(marks_line(ann))
     if ann.snippet:
         click.echo()
         click.echo(strip_control(to_plain(ann.snippet)))
-    if ann.note:
-        click.echo()
-        click.echo("Note:")
-        click.echo(strip_control(ann.note))
+    echo_note(ann)
 
 
 @click.command("reattach")

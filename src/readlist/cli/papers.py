@@ -101,7 +101,7 @@ def show_command(ctx: Context, ref: str, as_json: bool) -> None:
     try:
         paper = resolve(ref, ctx.paper_list.papers)
     except RefError as exc:
-        missing = None if ref.strip().startswith("#") else find_missing(ctx, ref)
+        missing = find_missing(ctx, ref)
         if missing is None:
             fail(str(exc))
         show_missing(missing, as_json)
@@ -112,16 +112,25 @@ def show_command(ctx: Context, ref: str, as_json: bool) -> None:
         return
     click.echo(shown_title(paper, ann))
     click.echo(f"#{paper.index} · {paper.id}")
-    marks = ["★ starred" if ann.starred else "not starred", ann.status]
-    if ann.tags:
-        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
-    click.echo(" · ".join(marks))
+    click.echo(marks_line(ann))
     click.echo()
     click.echo(strip_control(paper.plain))
     if paper.urls:
         click.echo()
         for url in paper.urls:
             click.echo(strip_control(url))
+    echo_note(ann)
+
+
+def marks_line(ann: Annotation) -> str:
+    """'★ starred · read · tags: a, b'"""
+    marks = ["★ starred" if ann.starred else "not starred", ann.status]
+    if ann.tags:
+        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
+    return " · ".join(marks)
+
+
+def echo_note(ann: Annotation) -> None:
     if ann.note:
         click.echo()
         click.echo("Note:")

@@ -145,3 +145,12 @@ def editable_title(title: str) -> str:
 def title_of(paper: Any, note: Any) -> str:
     """The user's title for the paper when they set one, else the file's or the derived one."""
     return getattr(note, "title", None) or paper.title
+
+
+def missing_title(note: Annotation) -> str:
+    """The title a paper no longer in the list had: the user's own, or one derived from the abstract kept
+    with its annotations (its id when none was kept)."""
+    from .text import to_plain
+    from .titles import derive_title
+
+    return note.title or derive_title(to_plain(note.snippet)) or note.id

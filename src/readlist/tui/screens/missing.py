@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from ...core.text import hashtags, to_plain
-from ...core.titles import derive_title
+from ...core.annotation import missing_title
+from ...core.text import hashtags
 from ..display import row_marks, safe
 
 
@@ -25,7 +25,7 @@ def missing_text(orphans: Sequence) -> Text:
         star, mark, _ = row_marks(note.starred, note.status)
         text.append(star, "yellow")
         text.append(f"{mark} {note.id}  ")
-        text.append(safe(note.title or derive_title(to_plain(note.snippet)) or "(no text kept)")[:200])
+        text.append(safe(missing_title(note))[:200])
         if note.tags:
             text.append("  " + hashtags(note.tags), "cyan")
         if note.note.strip():
