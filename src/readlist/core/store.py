@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .annotation import STATUSES, Annotation, Event, cut_label, snippet_of
+from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
 from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
@@ -182,9 +182,8 @@ class Store:
                 raise ValueError(f"{old_id}: no annotations to move")
             if not target.is_default:
                 raise ValueError(f"#{paper.index} has annotations of its own; move onto an untouched paper")
-            moved = {"starred": source.starred, "status": source.status, "tags": list(source.tags)}
-            moved |= {"note": source.note, "title": source.title}
-            cleared = {"starred": False, "status": "unread", "tags": [], "note": "", "title": None}
+            moved = {key: value for key, value in _carried(source).items() if key in EDITABLE}
+            cleared = {key: value for key, value in _carried(Annotation(old_id)).items() if key in EDITABLE}
             change = self._changes_for([(paper, moved), (_Missing(old_id), cleared)])
             if change is not None and source.read_at:  # read then, not now
                 change.sets[paper.id]["read_at"] = source.read_at
