@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readlist.core.paper import Paper
-from readlist.core.text import find_urls, normalize_ws, paper_id, strip_control, strip_terminal, to_plain
+from readlist.core.text import find_urls, normalize_ws, paper_id, strip_control, to_plain
 
 
 @pytest.mark.parametrize(
@@ -85,12 +85,12 @@ def test_control_characters_are_stripped():
     assert to_plain("bell\x07 and \x1b]0;title\x07 escape") == "bell and escape"
 
 
-def test_strip_terminal_removes_whole_escape_sequences():
+def test_strip_control_removes_whole_escape_sequences():
     link = "\x1b]8;;https://x.org\x1b\\link\x1b]8;;\x1b\\"
     # a C1 byte goes alone: it is more often text in the wrong encoding than an 8-bit escape
-    assert strip_terminal(f"a\x1b[1;31mred\x1b[0m \x1b]0;title\x07b {link} \x1b(Bc \x9b2Jd") == "ared b link c 2Jd"
-    assert strip_terminal("unclosed \x1b]0;title\nnext line\x07") == "unclosed 0;title\nnext line"
-    assert strip_terminal("\tnote", keep_tabs=True) == "\tnote"
+    assert strip_control(f"a\x1b[1;31mred\x1b[0m \x1b]0;title\x07b {link} \x1b(Bc \x9b2Jd") == "ared b link c 2Jd"
+    assert strip_control("unclosed \x1b]0;title\nnext line\x07") == "unclosed 0;title\nnext line"
+    assert strip_control("\tnote", keep_tabs=True) == "\tnote"
 
 
 def test_broken_latex_is_kept_as_written():

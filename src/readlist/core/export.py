@@ -17,7 +17,7 @@ from .annotation import title_of
 from .atomic_files import atomic_write_bytes
 from .paper import Paper
 from .search import QueryError, SearchIndex
-from .text import has_escape, strip_terminal
+from .text import has_escape, strip_control
 
 FORMATS = ("md", "json", "csv", "bibtex")
 CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
@@ -73,10 +73,10 @@ def _fields(paper: Paper, note: Any) -> dict[str, Any]:
     """The annotation's fields as exported: no terminal escape sequences or control characters (a note
     keeps its tabs and newlines)."""
     return {
-        "status": strip_terminal(getattr(note, "status", "unread")),
+        "status": strip_control(getattr(note, "status", "unread")),
         "starred": bool(getattr(note, "starred", False)),
-        "tags": [strip_terminal(tag) for tag in getattr(note, "tags", ())],
-        "note": strip_terminal(getattr(note, "note", ""), keep_tabs=True),
+        "tags": [strip_control(tag) for tag in getattr(note, "tags", ())],
+        "note": strip_control(getattr(note, "note", ""), keep_tabs=True),
     }
 
 
@@ -85,12 +85,12 @@ def _without_escapes(paper: Paper) -> Paper:
     derived title keep nothing of them (the display form only drops their control characters)."""
     if not has_escape(paper.text) and not has_escape(paper.file_title or ""):
         return paper
-    file_title = strip_terminal(paper.file_title) if paper.file_title else paper.file_title
-    return replace(paper, text=strip_terminal(paper.text, keep_tabs=True), file_title=file_title)
+    file_title = strip_control(paper.file_title) if paper.file_title else paper.file_title
+    return replace(paper, text=strip_control(paper.text, keep_tabs=True), file_title=file_title)
 
 
 def _title(paper: Paper, note: Any) -> str:
-    return strip_terminal(title_of(paper, note))
+    return strip_control(title_of(paper, note))
 
 
 # `<` and `&name;` would be read as HTML (an unknown tag such as <think> vanishes when rendered); an odd run of
@@ -134,7 +134,7 @@ def _fenced(text: str) -> str:
 
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
     """One section per paper: title, marks, the abstract quoted, the note as written in a fenced block."""
-    parts = [f"# {_markdown_text(strip_terminal(heading))}\n"]
+    parts = [f"# {_markdown_text(strip_control(heading))}\n"]
     for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
@@ -144,7 +144,7 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
         if f["tags"]:
             meta.append("tags: " + ", ".join(_code_span(tag) for tag in f["tags"]))
         title = _markdown_text(_title(paper, note))
-        section = [f"## {title}", "", " · ".join(meta), "", _quote(strip_terminal(paper.plain))]
+        section = [f"## {title}", "", " · ".join(meta), "", _quote(strip_control(paper.plain))]
         if f["note"].strip():
             section += ["", _fenced(f["note"].strip("\n"))]
         parts.append("\n".join(section) + "\n")
@@ -160,8 +160,8 @@ def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
                 "id": paper.id,
                 "index": paper.index,
                 "title": _title(paper, note),
-                "text": strip_terminal(paper.text, keep_tabs=True),
-                "urls": [strip_terminal(url) for url in paper.urls],
+                "text": strip_control(paper.text, keep_tabs=True),
+                "urls": [strip_control(url) for url in paper.urls],
                 **_fields(paper, note),
                 "created": getattr(note, "created", None),
                 "updated": getattr(note, "updated", None),
@@ -217,7 +217,7 @@ _LINE_START_AT = re.compile(r"(?m)^([ \t]*)@")
 def bibtex_escape(text: str) -> str:
     """Plain text as a brace-delimited BibTeX value: LaTeX specials escaped, braces always balanced, and
     an @ that starts a line braced (parsers read it as the start of a new entry)."""
-    escaped = _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_terminal(text))
+    escaped = _BIBTEX_SPECIAL.sub(lambda m: _BIBTEX_ESCAPES[m.group(0)], strip_control(text))
     return _LINE_START_AT.sub(r"\1{@}", escaped) if "@" in escaped else escaped
 
 

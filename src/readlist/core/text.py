@@ -100,9 +100,6 @@ def has_escape(text: str) -> bool:
     return "\x1b" in text
 
 
-strip_terminal = strip_control  # the name exports use
-
-
 def find_urls(text: str) -> tuple[str, ...]:
     urls: list[str] = []
     for match in _URL.finditer(text):
