@@ -266,3 +266,12 @@ def test_bibtex_a_note_line_starting_with_at_stays_inside_its_entry():
     library = bibtexparser.parse_string(export(papers, notes, "bibtex"))
     assert library.failed_blocks == [] and len(library.entries) == 2
     assert "@SUM(1)" in library.entries[0].fields_dict["note"].value.replace("{@}", "@")
+
+
+def test_markdown_headings_keep_a_trailing_hash():
+    paper = Paper(id="dddddddddddd", index=1, text="A paper.")
+    cases = [("Why C #", "## Why C \\#"), ("Ranked ##", "## Ranked \\##"), ("#", "## \\#"), ("C#", "## C#")]
+    for title, shown in cases:
+        text = export([paper], {paper.id: Note(paper.id, title=title)}, "md")
+        assert shown + "\n" in text
+    assert export([], {}, "md").startswith("# Reading notes\n")

@@ -110,6 +110,15 @@ def _markdown_text(text: str) -> str:
     return _MD_HTML.sub(_html_escape, " ".join(text.split()))
 
 
+# A heading's closing run of '#' (after a space) is not shown: "C #" would read as "C".
+_MD_CLOSING_HASHES = re.compile(r"(^|[ \t])(#+)$")
+
+
+def _heading(text: str) -> str:
+    """Plain text as the text of an ATX heading that shows all of it."""
+    return _MD_CLOSING_HASHES.sub(lambda m: m.group(1) + "\\" + m.group(2), _markdown_text(text))
+
+
 def _quote(text: str) -> str:
     """Plain text as a one-line block quote holding one paragraph."""
     return "> " + _MD_BLOCK_START.sub("\\\\", _markdown_text(text))
@@ -134,7 +143,7 @@ def _fenced(text: str) -> str:
 
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
     """One section per paper: title, marks, the abstract quoted, the note as written in a fenced block."""
-    parts = [f"# {_markdown_text(strip_control(heading))}\n"]
+    parts = [f"# {_heading(strip_control(heading))}\n"]
     for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
@@ -143,7 +152,7 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
             meta.append("★ starred")
         if f["tags"]:
             meta.append("tags: " + ", ".join(_code_span(tag) for tag in f["tags"]))
-        title = _markdown_text(_title(paper, note))
+        title = _heading(_title(paper, note))
         section = [f"## {title}", "", " · ".join(meta), "", _quote(strip_control(paper.plain))]
         if f["note"].strip():
             section += ["", _fenced(f["note"].strip("\n"))]
