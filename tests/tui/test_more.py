@@ -291,6 +291,19 @@ async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
         assert main.focused is main.visible_pane()
 
 
+async def test_the_footer_shows_the_palette_key_again_when_the_terminal_widens(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await settle(pilot)
+        assert "^p palette" in screen_text(app).splitlines()[-1]
+        await pilot.resize_terminal(90, 30)  # narrow: a compact footer, no room for the palette key
+        await settle(pilot)
+        assert "palette" not in screen_text(app).splitlines()[-1]
+        await pilot.resize_terminal(120, 30)
+        await settle(pilot)
+        assert "^p palette" in screen_text(app).splitlines()[-1]
+
+
 def test_palette_title_ranking_takes_each_word_fuzzily_and_in_any_order():
     from readlist.tui.commands import rank_titles
 

@@ -98,8 +98,10 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     def apply_layout(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
         footer = self.query_one(Footer)
-        footer.compact = width < NARROW
-        footer.show_command_palette = width >= NARROW
+        if footer.show_command_palette != (width >= NARROW):
+            footer.compact = width < NARROW
+            footer.show_command_palette = width >= NARROW
+            footer.refresh(recompose=True)  # the footer draws its palette key only when it composes
         self.query_one(SearchBar).set_width_hint(width)
         self.refresh_header()
 
