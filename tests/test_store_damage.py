@@ -111,7 +111,7 @@ def test_a_foreign_file_is_named_so_at_once_while_the_lock_cannot_be_taken(tmp_p
 
     from filelock import FileLock
 
-    from readlist.core import database
+    from readlist.core import db_opening as database
 
     monkeypatch.setattr(database, "LOCK_TIMEOUT", 1.5)
     db = tmp_path / "readlist.json"

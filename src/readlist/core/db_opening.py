@@ -1,0 +1,201 @@
+"""Opening the database file under its lock, and catching up with it: read, repaired, or left alone.
+
+- the lock is `NAME.lock`; a writer kept waiting for it more than a moment is told (`on_wait`);
+- a damaged file is never read as empty nor written over: it is moved to `NAME.corrupt-<time>`, and
+  what can be salvaged of it, else the newest good backup, takes its place (a line in `notices`);
+  a file from a newer readlist, no readlist database at all, or no regular file is left alone
+  (`blocked` says why) and nothing is saved;
+- a symbolic link is written through: the file it points to is the database;
+- a file another process replaced is read again, and the changes not yet saved here are applied on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from filelock import FileLock, Timeout
+
+from . import backups
+from .atomic_files import atomic_write_bytes, signature
+from .changes import Change
+from .db_format import (
+    SCHEMA_VERSION,
+    DamagedFile,
+    DocLines,
+    ForeignFile,
+    NewerSchema,
+    decode,
+    decode_lines,
+    encode,
+    salvage,
+)
+from .db_records import Records
+from .migrations import migrate
+
+LOCK_TIMEOUT = 10.0
+WAIT_NOTICE = 1.0  # seconds of waiting for the file lock before saying so
+
+
+class OpenedFile(Records):
+    """The data of one database file, read from it and caught up with it; `DatabaseFile` adds writing."""
+
+    def __init__(self, path: Path, now: Callable[[], datetime]):
+        self.path = path.resolve() if path.is_symlink() else path  # write through a link, never over it
+        self.notices: list[str] = []
+        self._now = now
+        self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600, poll_interval=0.002)
+        super().__init__(self.path)
+        self._pending: list[Change] = []  # applied in memory, not yet on disk
+        self._dirty = False  # memory holds something (a migration, a rescued copy) not yet on disk
+        self._disk_version = SCHEMA_VERSION
+        self._blocked: str | None = None  # an existing file we could not read: never write over it
+        self.on_wait: Callable[[str], None] | None = None  # told when the file lock is slow to come
+
+    def _read_disk(self) -> tuple[dict, int, Any, DocLines | None]:
+        if self.path.exists() and not self.path.is_file() and not self.path.is_dir():  # a device, a pipe
+            raise ForeignFile("not a regular file")
+        sig = signature(self.path)
+        data, lines = decode_lines(self.path.read_bytes())
+        data, version = migrate(data)
+        return data, version, sig, (lines if version == SCHEMA_VERSION else None)
+
+    def _install(self, data: dict, version: int, sig: Any, lines: DocLines | None = None) -> None:
+        self._disk_version = version
+        self._dirty = version < SCHEMA_VERSION
+        self._load(data, sig, lines)
+
+    def _open(self) -> None:
+        try:
+            read = self._read_disk()
+        except FileNotFoundError:
+            return
+        except (ForeignFile, NewerSchema) as exc:  # never moved or written: no lock needed to leave it alone
+            self._block(f"{self.path}: {exc}; left as it is, and changes will not be saved")
+        except DamagedFile as exc:
+            self._recover(str(exc))
+        except OSError as exc:
+            self._block(f"cannot read {self.path} ({exc.strerror or exc}); changes will not be saved")
+        else:
+            self._install(*read)
+
+    def _take_file_lock(self) -> None:
+        """The file lock; when another readlist holds it for more than a moment, `on_wait` is told first."""
+        try:
+            self._file_lock.acquire(timeout=WAIT_NOTICE)
+        except Timeout:
+            if self.on_wait is not None:
+                self.on_wait(f"waiting for another readlist that is writing {self.path}…")
+            self._file_lock.acquire(timeout=LOCK_TIMEOUT - WAIT_NOTICE)
+
+    @property
+    def blocked(self) -> str | None:
+        return self._blocked
+
+    def _block(self, message: str) -> None:
+        self._blocked = message
+        self.notices.append(message)
+
+    def _recover(self, reason: str) -> None:
+        """Under the lock, move a damaged file aside and put what `repair` salvages or restores in its place."""
+        try:
+            with self._file_lock:
+                try:
+                    self._install(*self._read_disk())
+                    return  # another process repaired it meanwhile
+                except FileNotFoundError:
+                    return
+                except (ForeignFile, NewerSchema) as exc:
+                    self._block(f"{self.path}: {exc}; left as it is, and changes will not be saved")
+                    return
+                except DamagedFile as exc:
+                    reason = str(exc)
+                repaired = repair(self.path, self._now())
+                if repaired.written:
+                    self._install(*self._read_disk())
+        except (OSError, Timeout) as exc:
+            self._block(f"{self.path} is damaged ({reason}) and could not be repaired ({why(exc)})")
+            return
+        self.notices.append(
+            f"{self.path} was damaged ({reason}); moved it to {repaired.moved.name} and {repaired.outcome}"
+        )
+
+    def _sync_locked(self) -> bool:
+        """Holding the file lock: re-read the file if another process changed it. True when reloaded."""
+        if not self._blocked and not self._storage.changed_on_disk():
+            return False
+        try:
+            read = self._read_disk()
+        except FileNotFoundError:
+            self._blocked = None
+            self._storage.signature = None
+            self._dirty = True  # the file was removed: write back what we hold
+            return False
+        except DamagedFile as exc:
+            if self._blocked and isinstance(exc, ForeignFile | NewerSchema):
+                return False  # still not ours: left alone, as when it was opened
+            # replaced while open, even by another program's file: what this readlist holds is written back
+            moved = backups.move_aside(self.path, self._now())
+            self.notices.append(
+                f"{self.path} was damaged by another program ({exc}); moved it to {moved.name} "
+                "and wrote back the annotations this readlist holds"
+            )
+            self._blocked = None
+            self._storage.signature = None
+            self._dirty = True
+            return False
+        self._blocked = None
+        self._install(*read)
+        for change in self._pending:
+            self._apply(change)
+        return True
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What `repair` did: where the damaged file went, how it ended, and whether a file now takes its place."""
+
+    moved: Path
+    outcome: str
+    written: bool
+
+
+def repair(path: Path, now: datetime) -> Repair:
+    """Move a damaged file aside and write what can be salvaged of it, else the newest good backup, in its place."""
+    moved = backups.move_aside(path, now)
+    try:
+        salvaged = salvage(moved.read_bytes())
+    except Exception:  # a shape salvage did not foresee: the backup, as for any damage
+        salvaged = None
+    found = None if salvaged else backups.newest_good(path, _is_good)
+    if salvaged:  # a few values of the wrong type: everything else is kept as it is
+        data, dropped = salvaged
+        atomic_write_bytes(path, [encode(data)])
+        more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
+        outcome = f"repaired it, leaving out {', '.join(dropped[:3])}{more}" if dropped else "repaired it"
+        return Repair(moved, outcome, written=True)
+    if found:
+        atomic_write_bytes(path, found[1])
+        outcome = f"restored the backup {found[0].name} (changes made after it are only in the moved file)"
+        return Repair(moved, outcome, written=True)
+    return Repair(moved, "found no backup, so started an empty database", written=False)
+
+
+def _is_good(raw: bytes) -> bool:
+    try:
+        migrate(decode(raw))
+    except DamagedFile:
+        return False
+    return True
+
+
+def why(exc: BaseException) -> str:
+    """Why the file could not be locked, read or written, in a few words."""
+    if isinstance(exc, Timeout):
+        return "the database is locked by another readlist"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror + (f": {exc.filename}" if exc.filename else "")
+    return str(exc) or type(exc).__name__
