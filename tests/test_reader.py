@@ -221,3 +221,17 @@ def test_round_trip_of_papers_gives_same_ids(text):
     )
     second = parse_text(rewritten)
     assert [p.id for p in second.papers] == [p.id for p in first.papers]
+
+
+def test_chinese_title_lines_and_wrapped_chinese_abstracts(write_file):
+    abstract = "本文提出了一种新的探索方法，用于深度强化学习中的稀疏奖励问题。我们在多个基准上验证了该方法的有效性。"
+    wrapped = "\n".join(abstract[n : n + 20] for n in range(0, len(abstract), 20))
+    other = "大型语言模型在数学推理任务上表现出色，但在长链推理中仍然容易出错。我们分析了错误的来源并提出改进。"
+    titled = read_papers(write_file(f"深度强化学习中的探索方法\n{wrapped}\n\n语言模型的数学推理\n{other}"))
+    assert titled.has_titles
+    assert [p.title for p in titled.papers] == ["深度强化学习中的探索方法", "语言模型的数学推理"]
+    assert titled.papers[0].text == abstract  # joined without spaces between Chinese characters
+    plain = read_papers(write_file(f"{wrapped}\n\n{other}"))
+    assert not plain.has_titles
+    assert plain.papers[0].text == abstract
+    assert plain.papers[0].id == read_papers(write_file(f"{abstract}\n\n{other}")).papers[0].id

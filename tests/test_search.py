@@ -448,3 +448,28 @@ def test_a_title_search_deriving_titles_stops_when_its_caller_gives_up():
         index.search('title:"method for graphs"', cancelled=gave_up)
     assert len(full(index, "title:graphs", cancelled=threading.Event())) == 200
     assert full(index, "graphs", cancelled=gave_up)  # no title to derive: nothing to give up
+
+
+def test_a_word_inside_chinese_or_japanese_text_is_found_and_marked():
+    papers = make(
+        [
+            "本文研究深度强化学习中的探索方法，提出一种新的内在奖励。",
+            "我们提出一个化学反应预测模型。",
+            "Graph networks 用于 分子设计。",
+            "強化学習による探索の研究。",
+        ]
+    )
+    index = SearchIndex.build(papers)
+    assert full(index, "强化学习") == [0]  # inside a run of characters with no spaces
+    assert sorted(full(index, "探索")) == [0, 3]  # Chinese and Japanese write it alike
+    assert sorted(full(index, "化学")) == [0, 1, 3]
+    assert full(index, '"强化学习"') == [0]
+    assert full(index, '"学习 方法"') == []  # the phrase's words are not next to each other
+    assert full(index, "分子 graph") == [2]
+    assert full(index, "強化学習") == [3]
+    assert full(index, "强化学") == [0]  # the last word, still being typed
+    result = index.search("强化学习")
+    text = papers[0].plain
+    assert [text[a:b] for a, b in result.spans(text)] == ["强化学习"]
+    notes = {papers[1].id: Note(note="中文笔记")}
+    assert full(index, "笔记", annotations=notes) == [1]

@@ -5,15 +5,18 @@ from __future__ import annotations
 import codecs
 import os
 import re
+from itertools import pairwise
 from pathlib import Path
 
 from .paper import Paper, PaperList
 from .paths import unreadable
 from .text import paper_id
+from .tokens import is_cjk
 
 _BLANK_SPLIT = re.compile(r"\n(?:[ \t\f\v\u00a0\u3000]*\n)+")
 _SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", ":")
 _TITLE_END_BAD = (".", "。", ",", ";", ":")
+_CJK_CLAUSE_END = ("，", "；", "：", "、", "！", "？")
 HEADER_MAX_CHARS = 100
 HEADER_MAX_WORDS = 14
 
@@ -67,6 +70,27 @@ def is_header(paragraph: str) -> bool:
     return not line.endswith(_SENTENCE_END)
 
 
+def _looks_like_cjk_title(first: str, rest: list[str]) -> bool:
+    """The same for text without spaces or capitals: a wrapped line is as long as the lines after it."""
+    if first.endswith(_CJK_CLAUSE_END):
+        return False
+    if len(rest) >= 2:
+        return len(first) < 0.8 * max(len(line) for line in rest[:-1])
+    return len(rest[0]) > 1.6 * len(first)
+
+
+def join_lines(lines: list[str]) -> str:
+    """A hard-wrapped paragraph as one line: lines joined with a space, except between two CJK characters
+    (Chinese and Japanese wrap anywhere, without a space), so wrapping never changes the text or its id."""
+    joined = " ".join(lines)
+    if joined.isascii():
+        return joined
+    parts = [lines[0]]
+    for before, line in pairwise(lines):
+        parts.append(line if is_cjk(before[-1:]) and is_cjk(line[:1]) else " " + line)
+    return "".join(parts)
+
+
 def _first_word(line: str) -> str:
     return line.split(" ", 1)[0]
 
@@ -79,6 +103,8 @@ def looks_like_title(lines: list[str]) -> bool:
     if len(first) > 250 or first.endswith(_TITLE_END_BAD) or (len(first.split()) < 2 and len(first) < 4):
         return False
     second = rest[0]
+    if is_cjk(second[:1]):
+        return _looks_like_cjk_title(first, rest)
     if not second[:1].isupper() and not second[:1].isdigit() and second[:1] not in "\"'“(":
         return False  # an abstract continuing its sentence, not a new one
     if len(rest) >= 2:
@@ -132,8 +158,8 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
             title, body = lines[0], lines[1:]
         else:
             body = lines
-        abstract = " ".join(body)
-        pid = paper_id(" ".join(lines))
+        abstract = join_lines(body)
+        pid = paper_id(join_lines(lines))
         if pid in seen:
             duplicates += 1
             continue

@@ -69,7 +69,7 @@ def index_form(text: str) -> str:
     return fold(repair_hyphens(text))
 
 
-TOKENS_VERSION = 3  # part of the search index cache's key: bump when folding, splitting or stemming changes
+TOKENS_VERSION = 4  # part of the search index cache's key: bump when folding, splitting or stemming changes
 _SINGULAR_E = frozenset({"caches", "niches", "headaches", "avalanches", "psyches", "moustaches"})
 
 
@@ -86,46 +86,105 @@ def stem(word: str) -> str:
     return word[:-1]
 
 
+# Chinese, Japanese and Korean write words without spaces between them: a run of their characters is read
+# as its overlapping pairs ("强化学习" is 强化 化学 学习), so a word inside the run is found, as CJK search
+# engines do. A single character stands alone.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+_HAS_CJK = re.compile(f"[{_CJK}]")
+_CJK_PARTS = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
+
+
+def is_cjk(word: str) -> bool:
+    return _HAS_CJK.match(word) is not None
+
+
+def _cjk_pairs(start: int, run: str) -> Iterator[tuple[int, str]]:
+    if len(run) == 1:
+        yield start, run
+    for n in range(len(run) - 1):
+        yield start + n, run[n : n + 2]
+
+
 def split_words(folded: str) -> list[str]:
-    """Words of folded text (the fast path for ASCII text)."""
+    """Words of folded text (the fast path for ASCII text); runs of CJK characters as overlapping pairs."""
     if folded.isascii():
         return folded.translate(_ASCII_SPACES).split()
-    return WORD.findall(folded)
+    words = WORD.findall(folded)
+    if not _HAS_CJK.search(folded):
+        return words
+    out: list[str] = []
+    for word in words:
+        if not _HAS_CJK.search(word):
+            out.append(word)
+            continue
+        for part in _CJK_PARTS.findall(word):
+            out.extend(pair for _, pair in _cjk_pairs(0, part)) if is_cjk(part) else out.append(part)
+    return out
 
 
 def word_spans(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, folded word) for each word of display text; Greek letters are words of their own."""
+    """(start, end, folded word) for each word of display text; Greek letters are words of their own,
+    a run of CJK characters is its overlapping pairs (as `split_words` reads it)."""
     for match in WORD.finditer(text):
         token = match.group(0)
         if token.isascii():
             yield match.start(), match.end(), token.casefold()
-        elif not _GREEK_CHAR.search(token):
-            yield match.start(), match.end(), "".join(WORD.findall(fold(token)))
+        elif _HAS_CJK.search(token):
+            for part in _CJK_PARTS.finditer(token):
+                at = match.start() + part.start()
+                if is_cjk(part.group(0)):
+                    for start, pair in _cjk_pairs(at, part.group(0)):
+                        yield start, start + len(pair), fold(pair)
+                else:
+                    yield from _spans_of(at, part.group(0))
         else:
-            for part in _GREEK_SPLIT.finditer(token):
-                yield match.start() + part.start(), match.start() + part.end(), fold(part.group(0)).strip()
+            yield from _spans_of(match.start(), token)
+
+
+def _spans_of(at: int, token: str) -> Iterator[tuple[int, int, str]]:
+    if not _GREEK_CHAR.search(token):
+        yield at, at + len(token), "".join(WORD.findall(fold(token)))
+        return
+    for part in _GREEK_SPLIT.finditer(token):
+        yield at + part.start(), at + part.end(), fold(part.group(0)).strip()
 
 
 def _phrase_body(words: Sequence[str]) -> str:
-    parts = [re.escape(stem(word)) + ("(?:e?s)?" if word.isalpha() else "") for word in words]
-    return r"[\W_]+".join(parts) + r"(?![^\W_])"
+    body = ""
+    for n, word in enumerate(words):
+        before = words[n - 1] if n else ""
+        if is_cjk(word) and is_cjk(before[-1:]):
+            if len(word) == 2 and len(before) == 2 and before[1] == word[0]:  # the next pair of the same run
+                body += re.escape(word[1])
+                continue
+            body += r"[\W_]*"  # no space needed between CJK words
+        elif n:
+            body += r"[\W_]+"
+        body += re.escape(stem(word)) + ("(?:e?s)?" if word.isalpha() and not is_cjk(word) else "")
+    return body + ("" if is_cjk(words[-1][-1:]) else r"(?![^\W_])")  # a CJK word may end inside a run
+
+
+def _bounded(words: Sequence[str]) -> bool:
+    """Whether a phrase must start at a word boundary (not one starting with a CJK character)."""
+    return not is_cjk(words[0][:1])
 
 
 def phrase_pattern(words: Sequence[str]) -> re.Pattern[str]:
     """A regex finding folded words in a row in folded text, each word also in its plural form."""
-    return re.compile(r"(?<![^\W_])" + _phrase_body(words))
+    return re.compile((r"(?<![^\W_])" if _bounded(words) else "") + _phrase_body(words))
 
 
 def phrase_finder(words: Sequence[str]) -> Callable[[str], bool]:
     """`phrase_pattern(words).search` as a test, several times faster (a leading look-behind defeats
     the regex engine's literal scan, so the word boundary before the phrase is checked here instead)."""
     body = re.compile(_phrase_body(words))
+    bounded = _bounded(words)
 
     def found(text: str) -> bool:
         match = body.search(text)
         while match:
             at = match.start()
-            if not at or not text[at - 1].isalnum():
+            if not bounded or not at or not text[at - 1].isalnum():
                 return True
             match = body.search(text, at + 1)
         return False
