@@ -294,6 +294,26 @@ async def test_tags_that_do_not_fit_the_row_end_with_an_ellipsis(app):
         assert "#reading-group-wednesday" not in row
 
 
+async def test_a_chinese_title_is_cut_by_screen_width_and_keeps_its_tag(app):
+    from rich.cells import cell_len
+
+    async with app.run_test(size=(70, 24)) as pilot:
+        await settle(pilot)
+        paper_list = app.main_screen.paper_list
+        width = paper_list.scrollable_content_region.width
+        await pilot.press("T")
+        await pilot.pause()
+        title = "深度强化学习中的探索方法与内在奖励设计以及稀疏奖励环境下的长期信用分配问题研究"
+        await pilot.press("ctrl+u", *title, "enter")
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"rl", "enter")
+        await settle(pilot)
+        row = paper_list.render_line(0).text.rstrip()
+        assert "深度强化学习" in row and "…" in row and row.endswith("#rl")
+        assert cell_len(row) <= width
+
+
 async def test_undo_repeatedly(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.cells import cell_len, get_character_cell_size
 from rich.style import Style
 from rich.text import Text
 
@@ -26,6 +27,17 @@ class RowLook:
     title: str | None = None
 
 
+def fit(text: str, cells: int) -> str:
+    """`text` cut to at most `cells` terminal cells with an ellipsis (a CJK character takes two)."""
+    if cell_len(text) <= cells:
+        return text
+    used = end = 0
+    while used + get_character_cell_size(text[end]) <= cells - 1:
+        used += get_character_cell_size(text[end])
+        end += 1
+    return text[:end].rstrip() + "…"
+
+
 def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str], Style], spans: Spans | None) -> Text:
     star, status, status_class = row_marks(look.starred, look.status)
     text = Text(no_wrap=True, overflow="ellipsis", end="")
@@ -34,8 +46,8 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
     text.append(" ")
     title = safe(title_of(paper, look))
     tags = ("  " + hashtags(look.tags)) if look.tags else ""
-    room = max(width - 4 - min(len(tags), width // 3), 8)
-    shown = title if len(title) <= room else title[: room - 1].rstrip() + "…"
+    room = max(width - 4 - min(cell_len(tags), width // 3), 8)
+    shown = fit(title, room)
     title_text = Text(shown)
     if spans is not None:
         match_style = style_of("match")
@@ -43,8 +55,8 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
             title_text.stylize(match_style, start, end)
     text.append_text(title_text)
     if tags:
-        left = width - 4 - len(shown)
-        if len(tags) > left:  # cut like the title, never mid-tag without a mark
-            tags = tags[: left - 1].rstrip() + "…" if left > 4 else ""
+        left = width - 4 - cell_len(shown)
+        if cell_len(tags) > left:  # cut like the title, never mid-tag without a mark
+            tags = fit(tags, left) if left > 4 else ""
         text.append(tags, style_of("tags"))
     return text
