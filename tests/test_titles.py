@@ -366,3 +366,10 @@ def test_a_title_starting_with_a_greek_letter_keeps_it_lower_case():
     assert title.startswith("ε-greedy policies"), title
     assert derive_title("über-fast sorting of long lists is studied in this paper.").startswith("Über")
     assert derive_title("метод сортировки длинных списков изучается в этой статье.").startswith("Метод")
+
+
+def test_a_chinese_abstract_gets_its_first_sentence_as_wide_as_a_latin_title():
+    title = derive_title("本文提出了一种新的探索方法，用于深度强化学习中的稀疏奖励问题。我们在多个基准上验证了它。")
+    assert title == "本文提出了一种新的探索方法，用于深度强化学习中的稀疏奖励问题"
+    long = derive_title("大型语言模型在许多任务上表现出色" * 5 + "。第二句。")
+    assert len(long) == 45 and long.endswith("…")

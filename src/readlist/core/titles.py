@@ -18,6 +18,7 @@ from .title_gist import spell_out, with_name
 from .title_names import best_names
 from .title_rules import fix_articles
 from .title_topic import with_setting, with_topic
+from .tokens import CJK_CHAR
 
 MAX_TITLE = 90
 SHOWN = 100  # characters of a gist that may end up in the title (composing shortens, spelling out lengthens)
@@ -26,6 +27,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _ODD_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _SPACES = re.compile(r"\s+")
 _NAMING_WORD = re.compile(r" (?:called|named|dubbed|termed) ")
+CJK_TITLE = 45  # characters: each takes two cells on screen
+_CJK_SENTENCE_END = re.compile("[。！？]")
 
 
 def cut(text: str, limit: int = MAX_TITLE) -> str:
@@ -57,11 +60,20 @@ def _lower(text: str) -> str:
     return low
 
 
+def _cjk_title(text: str) -> str:
+    """An abstract in Chinese or Japanese: its first sentence, as wide on screen as a Latin title at most."""
+    end = _CJK_SENTENCE_END.search(text)
+    sentence = _tidy(text[: end.start()] if end else text).strip()
+    return sentence if len(sentence) <= CJK_TITLE else sentence[: CJK_TITLE - 1] + "…"
+
+
 def derive_title(plain: str) -> str:
     """A title of at most MAX_TITLE characters: the paper's name and gist, or its core claim."""
     text = plain[:SCAN_LIMIT].strip()
     if not text:
         return ""
+    if len(CJK_CHAR.findall(text, 0, 200)) * 2 > len(text[:200]):
+        return _cjk_title(text)
     low = _lower(text)
     claims, naming = find_claims(low)
 

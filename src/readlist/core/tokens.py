@@ -90,12 +90,12 @@ def stem(word: str) -> str:
 # as its overlapping pairs ("强化学习" is 强化 化学 学习), so a word inside the run is found, as CJK search
 # engines do. A single character stands alone.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-_HAS_CJK = re.compile(f"[{_CJK}]")
+CJK_CHAR = re.compile(f"[{_CJK}]")
 _CJK_PARTS = re.compile(f"[{_CJK}]+|[^{_CJK}]+")
 
 
 def is_cjk(word: str) -> bool:
-    return _HAS_CJK.match(word) is not None
+    return CJK_CHAR.match(word) is not None
 
 
 def _cjk_pairs(start: int, run: str) -> Iterator[tuple[int, str]]:
@@ -110,11 +110,11 @@ def split_words(folded: str) -> list[str]:
     if folded.isascii():
         return folded.translate(_ASCII_SPACES).split()
     words = WORD.findall(folded)
-    if not _HAS_CJK.search(folded):
+    if not CJK_CHAR.search(folded):
         return words
     out: list[str] = []
     for word in words:
-        if not _HAS_CJK.search(word):
+        if not CJK_CHAR.search(word):
             out.append(word)
             continue
         for part in _CJK_PARTS.findall(word):
@@ -129,7 +129,7 @@ def word_spans(text: str) -> Iterator[tuple[int, int, str]]:
         token = match.group(0)
         if token.isascii():
             yield match.start(), match.end(), token.casefold()
-        elif _HAS_CJK.search(token):
+        elif CJK_CHAR.search(token):
             for part in _CJK_PARTS.finditer(token):
                 at = match.start() + part.start()
                 if is_cjk(part.group(0)):
