@@ -88,6 +88,19 @@ def test_a_cleared_note_stays_cleared_but_an_unwritten_one_never_erases():
     assert run(fresh, desk).annotations[P].note == "first thoughts"
 
 
+def test_tags_added_on_both_sides_are_all_kept_and_a_removal_stays_removed():
+    start = base().edit(P, 2, tags=("rl", "base"))
+    desk, laptop = start.clone(), start.clone()
+    desk.edit(P, 10, tags=("rl", "base", "fromdesk"))
+    laptop.edit(P, 11, tags=("rl", "base", "fromlaptop"))  # the newer change
+    laptop.edit(P, 12, tags=("base", "fromlaptop"))  # and "rl" taken off
+    result = run(desk, laptop)
+    assert result.annotations[P].tags == ("base", "fromlaptop", "fromdesk")
+    assert run(laptop, desk).annotations[P].tags == ("base", "fromlaptop", "fromdesk")
+    desk.edit(P, 20, tags=("base", "fromdesk")).edit(P, 21, tags=("base", "fromdesk", "rl"))  # added again later
+    assert "rl" in run(desk, laptop).annotations[P].tags
+
+
 def test_resolving_a_conflict_and_merging_the_same_copy_again_keeps_the_resolution():
     laptop, desk = base(), base()
     laptop.edit(P, 10, note="laptop text")

@@ -190,6 +190,37 @@ def _replaced_notes(events: Iterable[Event], renames: Mapping[str, str]) -> dict
     return out
 
 
+TagTimes = dict[str, tuple[datetime, datetime]]  # tag (case-folded) -> (last logged addition, last removal)
+
+
+def _tag_changes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, TagTimes]:
+    """paper -> tag (case-folded) -> (when a logged change last added it, when one last removed it)."""
+    out: dict[str, TagTimes] = defaultdict(dict)
+    for event in events:
+        before, after = event.before.get("tags"), event.after.get("tags")
+        if not isinstance(before, list | tuple) or not isinstance(after, list | tuple):
+            continue
+        old, new = {str(t).casefold() for t in before}, {str(t).casefold() for t in after}
+        moment, per_paper = _moment(event.time), out[renames.get(event.paper, event.paper)]
+        for tag in old ^ new:
+            added, removed = per_paper.get(tag, (_OLDEST, _OLDEST))
+            per_paper[tag] = (max(added, moment), removed) if tag in new else (added, max(removed, moment))
+    return out
+
+
+def _merge_tags(first: tuple[str, ...], second: tuple[str, ...], changes: TagTimes) -> tuple[str, ...]:
+    """Tags of both sides (those of `first`, the side changed last, first): a tag only one side has was
+    added there, and stays, unless the log says it was removed after it was last added."""
+    both = {tag.casefold() for tag in first} & {tag.casefold() for tag in second}
+    merged: dict[str, str] = {}
+    for tag in (*first, *second):
+        key = tag.casefold()
+        added, removed = changes.get(key, (_OLDEST, _OLDEST))
+        if key not in merged and (key in both or removed <= added):
+            merged[key] = tag
+    return tuple(merged.values())
+
+
 def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[str, datetime]) -> tuple[str, bool]:
     """(merged note, whether both sides' edits had to be kept).
 
@@ -218,6 +249,7 @@ def merge_annotation(
     times_a: Logged,
     times_b: Logged,
     replaced: Mapping[str, datetime],
+    tag_changes: TagTimes | None = None,
 ) -> tuple[Annotation, bool]:
     changes: dict[str, Any] = {}
     winners: dict[str, Annotation] = {}
@@ -229,6 +261,8 @@ def merge_annotation(
         winner = a if key_a >= key_b else b
         changes[name] = getattr(winner, name)
         winners[name] = winner
+    loser = b if winners["tags"] is a else a
+    changes["tags"] = _merge_tags(winners["tags"].tags, loser.tags, tag_changes or {})
     note, conflict = _merge_note(a.note, b.note, _time(a, times_a, "note"), _time(b, times_b, "note"), replaced)
     changes["note"] = note
     if conflict and CONFLICT_TAG not in changes["tags"]:
@@ -263,6 +297,7 @@ def merge(
     local, other = _follow(local, renames), _follow(other, renames)
     times_local, times_other = _field_times(local_events, renames), _field_times(other_events, renames)
     replaced = _replaced_notes(events, renames)
+    tag_changes = _tag_changes(events, renames)
     merged: dict[str, Annotation] = {}
     changes = [Change(new, "id", old, new) for old, new in renames.items() if old in originals and new not in originals]
     conflicts: list[str] = []
@@ -275,7 +310,9 @@ def merge(
         if theirs is None:
             merged[paper] = mine
             continue
-        result, conflict = merge_annotation(mine, theirs, times_local, times_other, replaced.get(paper, {}))
+        result, conflict = merge_annotation(
+            mine, theirs, times_local, times_other, replaced.get(paper, {}), tag_changes.get(paper, {})
+        )
         merged[paper] = result
         if conflict:
             conflicts.append(paper)

@@ -21,7 +21,8 @@ from .paper import Paper
 
 FORMAT = 1
 KEEP = 8  # cached title lists kept; the least recently written go first
-_RULES = ("paper.py", "text.py", "tokens.py", "titles.py", "title_*.py")  # the modules whose code decides a derived title
+# The modules whose code decides a derived title.
+_RULES = ("paper.py", "text.py", "tokens.py", "titles.py", "title_*.py")
 
 
 @cache
