@@ -116,6 +116,22 @@ def test_export_to_dash_writes_to_stdout(env, tmp_path, monkeypatch):
     assert not (tmp_path / "-").exists()
 
 
+def test_export_never_writes_over_the_database_or_the_paper_file(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    papers_path = tmp_path / "papers.txt"
+    link = tmp_path / "link.json"
+    link.symlink_to(db)
+    (tmp_path / "db.json.bak-20250101T000000Z").write_text("{}")
+    before = {path: path.read_bytes() for path in (db, papers_path)}
+    for target in (db, link, papers_path, tmp_path / "db.json.lock", tmp_path / "db.json.bak-20250101T000000Z"):
+        result = run("export", "-o", str(target), "--force")
+        assert result.exit_code == 2, target
+        assert result.output.count("\n") == 1 and result.output.startswith(f"readlist: {target}: is "), result.output
+    assert {path: path.read_bytes() for path in before} == before and link.is_symlink()
+    assert run("export", "-o", str(tmp_path / "db.json.md")).exit_code == 0  # only the name is alike
+
+
 def test_export_of_missing_papers_says_why_there_is_nothing_to_export(env):
     _, _, run = env
     result = run("export", "-q", "is:missing")

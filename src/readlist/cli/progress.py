@@ -9,7 +9,7 @@ import click
 from filelock import Timeout
 
 from ..core.annotation import title_of
-from ..core.export import FORMATS, ExportExistsError, export, select, write_atomic
+from ..core.export import FORMATS, ExportExistsError, export, own_file, select, write_atomic
 from ..core.merge_db import MergeError, merge_database
 from ..core.related import RelatedIndex
 from ..core.search import QueryError
@@ -90,6 +90,8 @@ def export_command(
     if query and _asks_for_missing(query):
         fail("--query is:missing: those papers are not in this list, so none can be exported from it; "
              "readlist list --missing --json prints their annotations")  # fmt: skip
+    if output is not None and output != "-" and (what := own_file(output, ctx.db_file, ctx.papers_file)):
+        fail(f"{output}: is {what}; an export never writes over it")
     papers = ctx.paper_list.papers
     annotations = ctx.store.all()
     index = None

@@ -269,6 +269,35 @@ def export(papers: Sequence[Paper], annotations: Mapping[str, Any], fmt: str) ->
     return writer(papers, annotations)
 
 
+def own_file(path: str | os.PathLike[str], database: Path, papers: Path | None = None) -> str | None:
+    """What `path` is when it is one of readlist's own files, which an export never replaces (not even when
+    told to overwrite): the database, its lock file, a copy of it kept beside it, or the paper file read.
+    None for any other file. A link to one of them, or another name of it, counts as that file.
+    """
+    db = Path(os.path.realpath(database))
+    if _names(path, db):
+        return "the annotation database"
+    if _names(path, db.with_name(db.name + ".lock")):
+        return "the annotation database's lock file"
+    real = Path(os.path.realpath(path))
+    if real.parent == db.parent and real.name.startswith((f"{db.name}.bak-", f"{db.name}.corrupt-")):
+        return "a copy of the annotation database kept beside it"
+    if papers is not None and _names(path, Path(os.path.realpath(papers))):
+        return "the paper file being read"
+    return None
+
+
+def _names(path: str | os.PathLike[str], real: Path) -> bool:
+    """`path` leads to the file whose resolved name is `real`: by its own resolved name, or (a hard link,
+    /dev/fd/N) by being the same file on disk."""
+    if Path(os.path.realpath(path)) == real:
+        return True
+    try:
+        return os.path.samefile(path, real)
+    except OSError:  # either does not exist
+        return False
+
+
 def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -> Path:
     """Write `text` (UTF-8, line endings as given) so readers see the old file or the new one, never half.
 
