@@ -5,6 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 
 import bibtexparser
@@ -114,6 +117,28 @@ def test_export_to_dash_writes_to_stdout(env, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert [p["id"] for p in json.loads(result.stdout)["papers"]] == [papers[0].id]
     assert not (tmp_path / "-").exists()
+
+
+def test_export_to_standard_output_by_name_writes_where_it_goes(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    expected = run("export").stdout.encode()
+    command = [sys.executable, "-m", "readlist", "--papers", str(tmp_path / "papers.txt"), "--db", str(db), "export"]
+    appended = tmp_path / "appended.md"
+    for target in ("/dev/stdout", str(appended)):  # `-o /dev/stdout >> appended.md`, `-o appended.md >> appended.md`
+        appended.write_bytes(b"KEEP\n")
+        with open(appended, "ab") as stdout:
+            done = subprocess.run([*command, "-o", target, "--force"], stdout=stdout, stderr=subprocess.PIPE)
+        assert done.returncode == 0, done.stderr
+        assert appended.read_bytes() == b"KEEP\n" + expected
+    piped = subprocess.run([*command, "-o", "/dev/stdout"], capture_output=True)  # `-o /dev/stdout | wc -c`
+    assert (piped.returncode, piped.stdout) == (0, expected), piped.stderr
+    read_end, write_end = os.pipe()  # what bash passes for `-o >(gzip > notes.md.gz)`
+    with subprocess.Popen([*command, "-o", f"/dev/fd/{write_end}"], pass_fds=(write_end,)) as proc:
+        os.close(write_end)
+        with open(read_end, "rb") as pipe:
+            assert pipe.read() == expected
+    assert proc.returncode == 0
 
 
 def test_export_never_writes_over_the_database_or_the_paper_file(env, tmp_path):

@@ -73,6 +73,15 @@ def test_write_atomic_writes_through_a_link_and_into_a_pipe(tmp_path):
     assert got == ["through the pipe"] and pipe.is_fifo()
 
 
+def test_write_atomic_writes_through_the_descriptor_a_path_names(tmp_path):
+    kept = tmp_path / "kept.md"
+    kept.write_text("KEEP\n")
+    with open(kept, "a") as appending:
+        for name in (f"/dev/fd/{appending.fileno()}", f"/proc/self/fd/{appending.fileno()}"):
+            write_atomic(name, "more\n", force=True)
+    assert kept.read_text() == "KEEP\nmore\nmore\n"  # appended where the descriptor writes, not replaced
+
+
 def test_csv_round_trips_commas_quotes_and_newlines():
     text = export(PAPERS, NOTES, "csv")
     rows = list(csv.DictReader(io.StringIO(text, newline="")))

@@ -9,7 +9,7 @@ import click
 from filelock import Timeout
 
 from ..core.annotation import title_of
-from ..core.export import FORMATS, ExportExistsError, export, own_file, select, write_atomic
+from ..core.export import FORMATS, ExportExistsError, descriptor_of, export, own_file, select, write_atomic
 from ..core.merge_db import MergeError, merge_database
 from ..core.related import RelatedIndex
 from ..core.search import QueryError
@@ -107,7 +107,7 @@ def export_command(
     except QueryError as exc:
         fail(f"--query: {exc}")
     text = export(chosen, annotations, fmt)
-    if output is None or output == "-":
+    if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
         click.echo(text, nl=False)
         return
     try:

@@ -298,27 +298,61 @@ def _names(path: str | os.PathLike[str], real: Path) -> bool:
         return False
 
 
+# Names of this process's open files. Opening one would start a new file description: it would truncate a file
+# standard output appends to (`>> notes`), and resolving it leads to names such as pipe:[1234] that do not exist.
+_STANDARD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
+_DESCRIPTOR_NAME = re.compile(r"/(?:dev/fd|proc/self/fd|proc/thread-self/fd|proc/(?P<pid>[0-9]+)/fd)/(?P<fd>[0-9]+)")
+
+
+def descriptor_of(path: str | os.PathLike[str]) -> int | None:
+    """The open file descriptor of this process that `path` names: /dev/stdout (1), /dev/stderr (2),
+    /dev/fd/N and /proc/self/fd/N (N), or 1 for any name of the file standard output goes to; else None."""
+    name = os.fspath(path)
+    if name in _STANDARD_STREAMS:
+        return _STANDARD_STREAMS[name]
+    match = _DESCRIPTOR_NAME.fullmatch(name)
+    if match and match["pid"] in (None, str(os.getpid())):
+        return int(match["fd"])
+    try:
+        return 1 if os.path.samestat(os.stat(name), os.fstat(1)) else None
+    except OSError:  # no such file, or no standard output
+        return None
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
 def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -> Path:
     """Write `text` (UTF-8, line endings as given) so readers see the old file or the new one, never half.
 
     Without `force` an existing file is left alone and ExportExistsError is raised, also when
-    the file appears while writing.
+    the file appears while writing. Nothing is replaced, so `force` is not needed, when `path` names an open
+    file of this process (see descriptor_of), written through its descriptor, or a file that is not a
+    regular one (a pipe, a terminal), written into.
     """
+    data = text.encode("utf-8")
+    fd = descriptor_of(path)
+    if fd is not None:
+        _write_all(fd, data)
+        return Path(path)
     target = Path(path)
-    if target.is_symlink():
-        target = target.resolve()  # write the file the link points to; the link stays
     if target.is_dir():
         raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
-    if target.exists() and not target.is_file():  # a pipe, /dev/stdout: nothing to replace, write into it
+    if target.exists() and not target.is_file():
         with open(target, "wb") as stream:
-            stream.write(text.encode("utf-8"))
+            stream.write(data)
         return target
+    if target.is_symlink():
+        target = target.resolve()  # write the file the link points to; the link stays
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
     umask = os.umask(0)
     os.umask(umask)
     try:  # an export is the user's file: usual permissions, and no directories made up for it
-        atomic_write_bytes(target, text.encode("utf-8"), mode=0o666 & ~umask, overwrite=force, make_dir=False)
+        atomic_write_bytes(target, data, mode=0o666 & ~umask, overwrite=force, make_dir=False)
     except FileExistsError:
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
     return target
