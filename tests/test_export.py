@@ -15,6 +15,7 @@ from readlist.core.export import (
     _BIBTEX_ESCAPES,
     CSV_FIELDS,
     ExportExistsError,
+    bibtex_url,
     export,
     select,
     write_atomic,
@@ -139,8 +140,16 @@ def test_bibtex_parses_and_keeps_fields():
     assert _bibtex_unescape(first["abstract"].value) == PAPERS[0].plain
     assert _bibtex_unescape(first["note"].value) == TRICKY_NOTE
     assert first["keywords"].value == "attention, efficiency"
-    assert _bibtex_unescape(first["url"].value) == "https://example.org/x_y"
+    assert first["url"].value == "https://example.org/x_y"  # verbatim: as it is
     assert "note" not in library.entries[2].fields_dict and "keywords" not in library.entries[2].fields_dict
+
+
+def test_bibtex_urls_are_written_as_they_are():
+    url = "https://example.org/~me/a_b%7Ec?x=1&y=$2;z=@w#sec_3"
+    paper = Paper(id="abababababab", index=1, text=f"Code at {url}.")
+    library = bibtexparser.parse_string(export([paper], {}, "bibtex"))
+    assert library.failed_blocks == [] and library.entries[0].fields_dict["url"].value == url
+    assert bibtex_url("https://x.org/{a}\\b") == "https://x.org/%7Ba%7D%5Cb"  # nothing to unbalance the entry
 
 
 def test_bibtex_keeps_a_tag_with_a_comma_as_one_keyword():

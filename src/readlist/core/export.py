@@ -230,6 +230,17 @@ def bibtex_escape(text: str) -> str:
     return _LINE_START_AT.sub(r"\1{@}", escaped) if "@" in escaped else escaped
 
 
+# Braces would unbalance the entry and a backslash could escape its closing brace; none is valid in a URI
+# (RFC 3986), where the percent-encoded form is the one to write anyway.
+_URL_ESCAPES = {"{": "%7B", "}": "%7D", "\\": "%5C"}
+
+
+def bibtex_url(url: str) -> str:
+    """A URL as a brace-delimited BibTeX value: as it is, since url fields are verbatim (biblatex, \\url) and
+    LaTeX escapes would become part of the link; only braces and backslashes are percent-encoded."""
+    return "".join(_URL_ESCAPES.get(ch, ch) for ch in strip_control(url))
+
+
 def bibtex_key(paper: Paper) -> str:
     return f"readlist:{paper.id}"
 
@@ -244,15 +255,15 @@ def to_bibtex(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     for paper in map(_without_escapes, papers):
         note = annotations.get(paper.id)
         f = _fields(paper, note)
-        fields = [("title", title_of(paper, note)), ("abstract", paper.plain)]
+        fields = [("title", bibtex_escape(title_of(paper, note))), ("abstract", bibtex_escape(paper.plain))]
         if paper.urls:
-            fields.append(("url", paper.urls[0]))
+            fields.append(("url", bibtex_url(paper.urls[0])))
         if f["note"].strip():
-            fields.append(("note", f["note"].strip()))
+            fields.append(("note", bibtex_escape(f["note"].strip())))
         keywords = [keyword for keyword in map(_keyword, f["tags"]) if keyword]
         if keywords:
-            fields.append(("keywords", ", ".join(keywords)))
-        body = ",\n".join(f"  {name} = {{{bibtex_escape(value)}}}" for name, value in fields)
+            fields.append(("keywords", bibtex_escape(", ".join(keywords))))
+        body = ",\n".join(f"  {name} = {{{value}}}" for name, value in fields)
         entries.append(f"@misc{{{bibtex_key(paper)},\n{body}\n}}\n")
     return "\n".join(entries)
 
