@@ -96,6 +96,20 @@ def test_csv_round_trips_commas_quotes_and_newlines():
     assert rows[2]["note"] == "" and rows[2]["starred"] == "false"
 
 
+def _split_tags(cell: str) -> list[str]:
+    """The tags of a CSV tags cell, read as the README says: split at each ';' no backslash escapes, drop the
+    space after it, then read `\\;` as ';' and `\\\\` as a backslash."""
+    return [re.sub(r"\\(.)", r"\1", tag.removeprefix(" ")) for tag in re.findall(r"(?:\\.|[^;\\])+", cell)]
+
+
+def test_csv_tags_split_back_into_the_tags_written():
+    tags = ("a; b", "c;d;", "back\\slash", "ends\\", "\\;", "plain tag")
+    paper = PAPERS[2]
+    row = next(csv.DictReader(io.StringIO(export([paper], {paper.id: Note(paper.id, tags=tags)}, "csv"), newline="")))
+    assert row["tags"].startswith("a\\; b; c\\;d\\;; back\\\\slash; ")
+    assert _split_tags(row["tags"]) == list(tags)
+
+
 def test_json_has_stable_fields_and_annotations():
     data = json.loads(export(PAPERS, NOTES, "json"))
     assert data["version"] == 1

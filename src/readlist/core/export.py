@@ -190,6 +190,12 @@ def _csv_cell(value: Any) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
+def _csv_tag(tag: str) -> str:
+    """A tag as written in the tags cell: its backslashes doubled and its ';' escaped (`\\;`), so that a tag
+    `a; b` cannot be read as two tags."""
+    return tag.replace("\\", "\\\\").replace(";", "\\;")
+
+
 def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
@@ -198,7 +204,7 @@ def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
         note = annotations.get(paper.id)
         f = _fields(paper, note)
         starred = "true" if f["starred"] else "false"
-        tags = TAG_SEPARATOR.join(f["tags"])
+        tags = TAG_SEPARATOR.join(map(_csv_tag, f["tags"]))
         row = [paper.id, paper.index, _title(paper, note), f["status"], starred, tags, f["note"]]
         writer.writerow([_csv_cell(value) for value in row])
     return buffer.getvalue()
