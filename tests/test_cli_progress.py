@@ -109,6 +109,20 @@ def test_export_to_file_never_overwrites_without_force(env, tmp_path):
     assert json.loads(target.read_text())["papers"][0]["id"] == papers[0].id
 
 
+def test_export_format_follows_the_files_extension_unless_given(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    for name in ("refs.bib", "REFS.BIBTEX", "notes.markdown", "notes.txt", "data.json", "sheet.Csv", "refs.json"):
+        fmt = ["--format", "bibtex"] if name == "refs.json" else []  # --format wins over the extension
+        assert run("export", *fmt, "-o", str(tmp_path / name)).exit_code == 0, name
+    for name in ("refs.bib", "REFS.BIBTEX", "refs.json"):
+        assert [e.key for e in bibtexparser.parse_file(str(tmp_path / name)).entries] == [f"readlist:{papers[0].id}"]
+    assert (tmp_path / "notes.markdown").read_text().startswith("# Reading notes")
+    assert (tmp_path / "notes.txt").read_text().startswith("# Reading notes")  # an extension of no format
+    assert json.loads((tmp_path / "data.json").read_text())["papers"][0]["id"] == papers[0].id
+    assert next(csv.DictReader((tmp_path / "sheet.Csv").open(newline="")))["id"] == papers[0].id
+
+
 def test_export_to_dash_writes_to_stdout(env, tmp_path, monkeypatch):
     papers, db, run = env
     Store(db).update(papers[0], starred=True)

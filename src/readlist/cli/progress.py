@@ -9,7 +9,16 @@ import click
 from filelock import Timeout
 
 from ..core.annotation import title_of
-from ..core.export import FORMATS, ExportExistsError, descriptor_of, export, own_file, select, write_atomic
+from ..core.export import (
+    FORMATS,
+    ExportExistsError,
+    descriptor_of,
+    export,
+    format_for,
+    own_file,
+    select,
+    write_atomic,
+)
 from ..core.merge_db import MergeError, merge_database
 from ..core.related import RelatedIndex
 from ..core.search import QueryError
@@ -72,14 +81,20 @@ def stats_command(ctx: Context, as_json: bool) -> None:
 
 
 @click.command("export")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Output format.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format  [default: from FILE's extension (.md, .json, .csv, .bib), else md]",
+)
 @click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
 @click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
 @click.option("-o", "--output", type=click.Path(path_type=str), default=None, help="Write to FILE (- for stdout).")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @click.pass_obj
 def export_command(
-    ctx: Context, fmt: str, query: str | None, everything: bool, output: str | None, force: bool
+    ctx: Context, fmt: str | None, query: str | None, everything: bool, output: str | None, force: bool
 ) -> None:
     """Papers with their annotations as Markdown notes, JSON, CSV or BibTeX.
 
@@ -106,7 +121,7 @@ def export_command(
         chosen = select(papers, annotations, query, everything=everything, index=index)
     except QueryError as exc:
         fail(f"--query: {exc}")
-    text = export(chosen, annotations, fmt)
+    text = export(chosen, annotations, fmt or (output and format_for(output)) or "md")
     if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
         click.echo(text, nl=False)
         return

@@ -21,12 +21,25 @@ from .text import has_escape, strip_control
 
 FORMATS = ("md", "json", "csv", "bibtex")
 CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
+EXTENSION_FORMATS = {
+    ".md": "md",
+    ".markdown": "md",
+    ".json": "json",
+    ".csv": "csv",
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
+}
 TAG_SEPARATOR = "; "
 JSON_VERSION = 1
 
 
 class ExportExistsError(FileExistsError):
     """The target file exists and overwriting was not asked for."""
+
+
+def format_for(path: str | os.PathLike[str]) -> str | None:
+    """The export format a file's extension stands for (case aside): .md, .json, .csv, .bib, ...; else None."""
+    return EXTENSION_FORMATS.get(Path(path).suffix.lower())
 
 
 def is_annotated(note: Any) -> bool:
