@@ -412,3 +412,26 @@ def test_a_missing_paper_shows_its_latex_as_the_list_did(run, tmp_path):
     shown = run("show", CliRunner().invoke(cli, ["--papers", str(latex), "list"]).stdout.split()[1])
     assert shown.exit_code == 0, shown.output
     assert "ε-greedy" in shown.stdout and "65%" in shown.stdout and "\\epsilon" not in shown.stdout
+
+
+def test_output_the_terminal_cannot_encode_prints_as_lookalikes_and_a_change_is_made_once(tmp_path):
+    import os
+    import subprocess
+
+    papers = tmp_path / "papers.txt"
+    papers.write_text(PAPERS, encoding="utf-8")
+    env = {**os.environ, "READLIST_DB": str(tmp_path / "db.json"), "READLIST_PAPERS": str(papers)}
+
+    def readlist(*args, encoding="latin-1"):
+        command = [sys.executable, "-m", "readlist", *args]
+        return subprocess.run(command, env=env | {"PYTHONIOENCODING": encoding}, capture_output=True, timeout=60)
+
+    changes = (["star", "#1"], ["status", "#1", "read"], ["note", "#1", "--append", "once"])
+    for args in (*changes, ["list"], ["stats"], ["log"], ["search", "routing"], ["show", "#1"]):
+        result = readlist(*args)
+        assert result.returncode == 0 and b"Traceback" not in result.stderr, (args, result.stderr)
+        assert b"?" not in result.stdout
+    assert readlist("note", "#1").stdout == b"once\n"  # saved once, not again by a retry
+    assert b"*" in readlist("list").stdout and b"unread -> read" in readlist("log").stdout
+    assert b"#" * 10 + b"-" * 20 in readlist("stats").stdout  # the progress bar: 1 of 3 read
+    assert "★".encode() in readlist("list", encoding="ascii").stdout  # an ASCII terminal still gets UTF-8

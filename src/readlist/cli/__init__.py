@@ -11,6 +11,7 @@ import click
 
 from .context import Context, fail
 from .lazy import LazyGroup
+from .output import tolerate_unencodable_output
 
 COMMANDS = {
     "list": "papers:list_command",
@@ -72,6 +73,7 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
 def main() -> None:
     if hasattr(signal, "SIGPIPE"):  # `readlist list | head`: end quietly, as other tools do (status 141, not 1)
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    tolerate_unencodable_output()
     try:
         cli.main(prog_name="readlist", standalone_mode=True)
     except KeyboardInterrupt:
