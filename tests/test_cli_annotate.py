@@ -113,6 +113,27 @@ def test_note_edit_runs_editor_with_argument_list(run, tmp_path):
     assert run("note", "#1").stdout == "before\nedited in editor\n"
 
 
+def test_note_edit_reads_a_note_saved_in_the_locales_encoding_and_never_loses_one_it_cannot_read(
+    run, tmp_path, monkeypatch
+):
+    import locale
+    from pathlib import Path
+
+    script = tmp_path / "latin1 editor.py"
+    script.write_text("import sys, pathlib\npathlib.Path(sys.argv[-1]).write_bytes('café crème'.encode('latin-1'))\n")
+    editor = f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"
+    monkeypatch.setattr(locale, "getencoding", lambda: "ISO-8859-1")
+    result = run("note", "#1", "--edit", env={"EDITOR": editor})
+    assert result.exit_code == 0, result.output
+    assert run("note", "#1").stdout == "café crème\n"
+    monkeypatch.setattr(locale, "getencoding", lambda: "UTF-8")
+    failed = run("note", "#1", "--edit", env={"EDITOR": editor})
+    assert failed.exit_code == 2 and "the note is unchanged" in failed.stderr
+    kept = Path(failed.stderr.split()[-1])
+    assert kept.read_bytes() == "café crème".encode("latin-1")  # what was typed is still there
+    kept.unlink()
+
+
 def test_parallel_appends_to_one_note_all_land(tmp_path):
     import subprocess
 

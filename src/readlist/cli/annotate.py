@@ -13,7 +13,7 @@ import click
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ..core.changes import current_ids
-from ..core.editor import chosen_editor, editor_command
+from ..core.editor import chosen_editor, decode_text, editor_command, locale_encoding
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
@@ -72,6 +72,7 @@ def edit_text(initial: str) -> str:
     if not chosen_editor() and not sys.stdin.isatty():  # vi with no terminal would wait forever
         fail("no $VISUAL or $EDITOR is set and there is no terminal for vi; use --text or --append")
     fd, name = tempfile.mkstemp(prefix="readlist-note-", suffix=".md")
+    keep = False
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(initial + "\n" if initial else "")
@@ -82,11 +83,16 @@ def edit_text(initial: str) -> str:
         if done.returncode != 0:
             fail(f"the editor exited with status {done.returncode}; the note is unchanged")
         try:
-            return Path(name).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(f"cannot read the edited note ({exc}); the note is unchanged")
+            return decode_text(Path(name).read_bytes())
+        except OSError as exc:
+            fail(f"cannot read the edited note ({exc.strerror or exc}); the note is unchanged")
+        except UnicodeDecodeError:
+            keep = True  # the only copy of what was typed
+            encodings = " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
+            fail(f"cannot read the edited note as {encodings}; the note is unchanged, your text is kept in {name}")
     finally:
-        Path(name).unlink(missing_ok=True)
+        if not keep:
+            Path(name).unlink(missing_ok=True)
 
 
 @click.command("note")

@@ -1,7 +1,9 @@
-"""The user's text editor, as the environment names it: $VISUAL, then $EDITOR, then vi."""
+"""The user's text editor, as the environment names it: $VISUAL, then $EDITOR, then vi; and reading what it saved."""
 
 from __future__ import annotations
 
+import codecs
+import locale
 import os
 import shlex
 
@@ -26,3 +28,22 @@ def editor_command() -> list[str]:
 def chosen_editor() -> bool:
     """Whether the user named an editor ($VISUAL or $EDITOR), rather than readlist falling back to vi."""
     return any(os.environ.get(name, "").strip() for name in ("VISUAL", "EDITOR"))
+
+
+def locale_encoding() -> str:
+    """The encoding the locale gives text files (ISO-8859-1 under en_US.ISO-8859-1), as Python names it."""
+    try:
+        return codecs.lookup(locale.getencoding()).name
+    except LookupError:  # a name Python does not know: only UTF-8 is tried
+        return "utf-8"
+
+
+def decode_text(raw: bytes) -> str:
+    """Text an editor saved: UTF-8, else in the locale's encoding (an editor that follows a Latin-1 locale).
+
+    Raises UnicodeDecodeError when it is neither.
+    """
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode(locale_encoding())
