@@ -32,8 +32,8 @@ def run(tmp_path):
     papers.write_text(PAPERS, encoding="utf-8")
     db = tmp_path / "data" / "readlist.json"
 
-    def invoke(*args: str, env: dict | None = None):
-        return CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(db), *args], env=env)
+    def invoke(*args: str, env: dict | None = None, input: str | bytes | None = None):
+        return CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(db), *args], env=env, input=input)
 
     invoke.db = db
     invoke.ids = [paper.id for paper in read_papers(papers).papers]
@@ -94,6 +94,19 @@ def test_note_text_append_and_print(run):
     assert run("note", "#3").stdout == ""
     result = run("note", "#3", "--text", "x", "--append", "y")
     assert result.exit_code == 2 and "only one of" in result.stderr
+
+
+def test_note_appends_every_text_given_in_order_and_takes_dash_from_standard_input(run):
+    assert run("note", "#1", "--append", "first", "--append", "second").exit_code == 0
+    assert run("note", "#1").stdout == "first\nsecond\n"
+    assert run("undo").exit_code == 0 and run("note", "#1").stdout == ""  # one step
+    piped = run("note", "#1", "--append", "before", "--append", "-", "--append", "after", input="from\nstdin\n")
+    assert piped.exit_code == 0, piped.output
+    assert run("note", "#1").stdout == "before\nfrom\nstdin\nafter\n"
+    assert run("note", "#1", "--text", "-", input="café\n".encode()).exit_code == 0
+    assert run("note", "#1").stdout == "café\n"
+    twice = run("note", "#1", "--append", "-", "--append", "-", input="x")
+    assert twice.exit_code == 2 and run("note", "#1").stdout == "café\n"
 
 
 def test_note_edit_runs_editor_with_argument_list(run, tmp_path):

@@ -95,29 +95,50 @@ def edit_text(initial: str) -> str:
             Path(name).unlink(missing_ok=True)
 
 
+def _text_of(value: str) -> str:
+    """An option's text; "-" stands for what standard input holds (UTF-8, else the locale's encoding)."""
+    if value != "-":
+        return value
+    raw = sys.stdin.buffer.read()
+    try:
+        return decode_text(raw)
+    except UnicodeDecodeError:
+        encodings = " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
+        fail(f"standard input is not {encodings} text; the note is unchanged")
+
+
 @click.command("note")
 @click.argument("ref")
-@click.option("--text", "text", default=None, metavar="T", help="Replace the note with T (empty: remove it).")
-@click.option("--append", "append", default=None, metavar="T", help="Add T as a new line at the end of the note.")
+@click.option("--text", "text", default=None, metavar="T", help="Replace the note with T (empty: remove it; -: stdin).")
+@click.option(
+    "--append",
+    "appends",
+    multiple=True,
+    metavar="T",
+    help="Add T as a new line at the end of the note (repeatable: each in order; -: stdin).",
+)
 @click.option("--edit", is_flag=True, help="Edit the note in $VISUAL or $EDITOR.")
 @click.pass_obj
-def note_command(ctx: Context, ref: str, text: str | None, append: str | None, edit: bool) -> None:
-    """Print a paper's note, or change it (Markdown text)."""
-    if sum(option is not None and option is not False for option in (text, append, edit)) > 1:
+def note_command(ctx: Context, ref: str, text: str | None, appends: tuple[str, ...], edit: bool) -> None:
+    """Print a paper's note, or change it (Markdown text). A T of "-" is read from standard input."""
+    if sum([text is not None, bool(appends), edit]) > 1:
         fail("use only one of --text, --append and --edit")
+    if appends.count("-") > 1:
+        fail("--append -: standard input can be read only once")
     paper = ctx.paper(ref)
     current = ctx.store.get(paper.id).note
-    if text is None and append is None and not edit:
+    if text is None and not appends and not edit:
         if current:
             click.echo(strip_control(current, keep_tabs=True))
         return
     joined = False
     if edit:
         ann, joined = ctx.store.edit_note(paper, current, edit_text(current))
-    elif append is not None:
-        ann = ctx.store.append_note(paper, append)
+    elif appends:
+        lines = [line.rstrip() for line in map(_text_of, appends)]
+        ann = ctx.store.append_note(paper, "\n".join(line for line in lines if line))  # one step to undo
     else:
-        ann = ctx.store.set_note(paper, text or "")
+        ann = ctx.store.set_note(paper, _text_of(text or ""))
     ctx.saved()
     click.echo(f"{_line(paper, ann)}  (note: {len(ann.note)} characters)")
     if joined:
