@@ -257,6 +257,19 @@ def test_merge_dry_run_then_merge_then_nothing_left(env, tmp_path):
     assert again.exit_code == 0 and "Nothing to merge" in again.output
 
 
+def test_undo_that_reaches_a_merge_names_the_backup_that_takes_the_merge_back(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    laptop_db = tmp_path / "laptop.json"
+    Store(laptop_db).update(papers[1], status="read")
+    assert run("merge", str(laptop_db)).exit_code == 0
+    assert run("star", "#3").exit_code == 0 and run("undo").exit_code == 0
+    result = run("undo")
+    backup = next(tmp_path.glob("db.json.bak-*-merge"))
+    assert result.exit_code == 1 and f"copy {backup} over {db}" in result.stdout
+    assert Store(db).get(papers[0].id).starred and Store(db).get(papers[1].id).status == "read"
+
+
 def test_merge_of_a_missing_or_broken_file_fails_in_one_line(env, tmp_path):
     _, db, run = env
     missing = run("merge", str(tmp_path / "nope.json"))

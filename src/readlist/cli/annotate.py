@@ -190,7 +190,10 @@ def title_command(ctx: Context, ref: str, words: tuple[str, ...], clear: bool) -
 @click.command("undo")
 @click.pass_obj
 def undo_command(ctx: Context) -> None:
-    """Undo the newest change to a paper of this list (made here or in the terminal UI)."""
+    """Undo the newest change to a paper of this list (made here or in the terminal UI).
+
+    Exit status 1 when there is nothing to undo.
+    """
     by_id = {paper.id: paper for paper in ctx.paper_list.papers}
     store = ctx.store
 
@@ -199,7 +202,13 @@ def undo_command(ctx: Context) -> None:
 
     undone = store.undo(by_id, name_of)
     ctx.saved()
-    click.echo(strip_control(undone) if undone else "nothing to undo")
+    if undone:
+        click.echo(strip_control(undone))
+        return
+    backup = store.merge_backup()
+    merged = f" since the merge; to take the merge back, copy {backup} over {ctx.db_file}" if backup else ""
+    click.echo(f"nothing to undo{merged}")
+    raise SystemExit(1)  # `while readlist undo; do :; done` ends
 
 
 @click.command("log")

@@ -28,7 +28,8 @@ def backups(path: Path) -> list[Path]:
     return [path.parent / name for name in sorted(names, reverse=True)]
 
 
-def _time_of(backup: Path, path: Path) -> datetime | None:
+def time_of(backup: Path, path: Path) -> datetime | None:
+    """When a backup of `path` was made, from its name."""
     text = backup.name[len(path.name) + len(".bak-") :][: len("20250101T000000Z")]
     try:
         return datetime.strptime(text, _STAMP).replace(tzinfo=UTC)
@@ -41,7 +42,7 @@ def due(path: Path, now: datetime) -> bool:
     existing = backups(path)
     if not existing:
         return True
-    last = _time_of(existing[0], path)
+    last = time_of(existing[0], path)
     return last is None or abs(now.astimezone(UTC) - last) >= INTERVAL
 
 

@@ -58,6 +58,12 @@ class Records:
         table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
         return [table[key] for key in sorted(table, key=int, reverse=True) if int(key) > floor]
 
+    def floor_time(self) -> str | None:
+        """When the newest log entry at or below the undo floor was made; None when there is none."""
+        table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
+        below = [int(key) for key in table if int(key) <= floor]
+        return table[str(max(below))].get("time") if below else None
+
     def _meta(self) -> dict:
         meta = self._storage.data.setdefault(META, {})
         if not meta:

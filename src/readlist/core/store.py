@@ -28,8 +28,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from . import backups
 from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
-from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, plan_undo
+from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
@@ -279,6 +280,17 @@ class Store:
             name = (name_of(pid) if name_of else None) or self.get(pid).label()
             return f"undid {first.describe()} on {cut_label(strip_control(name))!r}"
         return f"undid {first.describe()} on {len(plan.restore)} papers"
+
+    def merge_backup(self) -> Path | None:
+        """The backup the newest merge made (`NAME.bak-<time>-merge`) when that merge is where undo stops,
+        nothing logged before it being undoable: restoring the backup is how the merge is taken back."""
+        with self._lock:
+            path, floor = self._file.path, parse_iso(self._file.floor_time())
+        merges = [backup for backup in backups.backups(path) if backup.name.endswith("-merge")]
+        made = backups.time_of(merges[0], path) if merges else None
+        if made is None or (floor is not None and floor > made):  # the floor is newer: a compaction's, a repair's
+            return None
+        return merges[0]
 
     @contextmanager
     def locked(self) -> Iterator[None]:
