@@ -470,3 +470,20 @@ def test_output_the_terminal_cannot_encode_prints_as_lookalikes_and_a_change_is_
     assert b"*" in readlist("list").stdout and b"unread -> read" in readlist("log").stdout
     assert b"#" * 10 + b"-" * 20 in readlist("stats").stdout  # the progress bar: 1 of 3 read
     assert "★".encode() in readlist("list", encoding="ascii").stdout  # an ASCII terminal still gets UTF-8
+
+
+def test_a_paper_number_given_without_its_hash_is_told_how_to_write_it(run, tmp_path):
+    result = run("star", "1")
+    assert result.exit_code == 2 and result.stderr.endswith("(use #1 for the first paper)\n")
+    assert "(use #3 for paper number 3)" in run("show", "3").stderr
+    assert run("star", "#1").exit_code == 0
+    rewritten = tmp_path / "v2.txt"
+    rewritten.write_text(PAPERS.replace("We study sparse attention", "Rewritten: we examine routed attention"))
+
+    def v2(*args):
+        return CliRunner().invoke(cli, ["--papers", str(rewritten), "--db", str(run.db), *args])
+
+    onto_a_number = v2("reattach", run.ids[0], "1")
+    assert onto_a_number.exit_code == 2 and "(use #1 for the first paper)" in onto_a_number.stderr
+    numbered = v2("reattach", "#3", "1")
+    assert numbered.exit_code == 2 and "give its id" in numbered.stderr and "4 characters" not in numbered.stderr

@@ -65,6 +65,8 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
     ann = find_missing(ctx, missing_id)
     if ann is None:
         key = missing_id.strip().lower()
+        if key.startswith("#"):
+            fail(f"{missing_id!r}: a missing paper has no number in the list; give its id (readlist list --missing)")
         if len(key) < MIN_PREFIX:
             fail(f"{missing_id!r}: an id prefix needs at least {MIN_PREFIX} characters")
         if any(ann.id.startswith(key) for ann in ctx.store.orphans()):

@@ -29,11 +29,21 @@ def resolve(ref: str, papers: Sequence[Paper]) -> Paper:
     if not _HEX.fullmatch(key):
         raise RefError(f"{ref!r}: not a paper id, id prefix or #N")
     if len(key) < MIN_PREFIX:
-        raise RefError(f"{ref!r}: an id prefix needs at least {MIN_PREFIX} characters")
+        raise RefError(f"{ref!r}: an id prefix needs at least {MIN_PREFIX} characters{_number_hint(key, papers)}")
     matches = [paper for paper in papers if paper.id.startswith(key)]
     if not matches:
-        raise RefError(f"{ref!r}: no paper has this id")
+        raise RefError(f"{ref!r}: no paper has this id{_number_hint(key, papers)}")
     if len(matches) > 1:
         shown = ", ".join(paper.id for paper in matches[:5])
         raise RefError(f"{ref!r}: ambiguous, matches {len(matches)} papers ({shown})")
     return matches[0]
+
+
+def _number_hint(key: str, papers: Sequence[Paper]) -> str:
+    """For digits meant as a paper's number (a short one, or one the list has): how to say so."""
+    if not key.isdigit():
+        return ""
+    n = int(key)
+    if 1 <= n <= len(papers):
+        return f" (use #{n} for {'the first paper' if n == 1 else f'paper number {n}'})"
+    return f" (#N names paper number N; the list has {len(papers)})" if len(key) < MIN_PREFIX else ""
