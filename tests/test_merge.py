@@ -233,3 +233,16 @@ def test_merge_is_symmetric_idempotent_and_loses_no_note(shared, ops_a, ops_b, u
                 e.paper == paper and e.before.get("note") == text and e not in side.events for e in other.events
             )
             assert text in kept or replaced_later
+
+
+def test_the_summary_names_a_users_own_title_and_never_says_null():
+    desk, laptop = Copy(), Copy()
+    laptop.edit(P, 1, title="My name for it")
+    laptop.edit(Q, 2, title="Given here")
+    desk.edit(Q, 0, starred=True)
+    lines = run(desk, laptop).report.lines()
+    assert f"{P}  new here: own title 'My name for it'" in lines
+    assert f"{Q}  title → 'Given here'" in lines
+    desk.edit(Q, 3, title=None)
+    assert f"{Q}  title: back to the paper's own" in run(laptop, desk).report.lines()
+    assert not any("null" in line for line in lines)

@@ -23,8 +23,9 @@ from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from .annotation import Annotation, Event
+from .annotation import Annotation, Event, cut_label
 from .changes import current_ids, parse_iso
+from .text import strip_control
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
@@ -54,9 +55,15 @@ class Change:
             parts += [note.status] if note.status != "unread" else []
             parts += [f"tags {_show(note.tags)}"] if note.tags else []
             parts += ["a note"] if note.note.strip() else []
+            parts += [f"own title {_title(note.title)}"] if note.title else []
             return "new here: " + (", ".join(parts) or "no marks")
         if self.field == "id":
             return f"re-attached from {self.before} (the paper's text changed)"
+        if self.field == "title":  # None is the paper's own title, never shown as null
+            if self.after is None:
+                return "title: back to the paper's own"
+            before = f" {_title(self.before)}" if self.before else ""
+            return f"title{before} → {_title(self.after)}"
         return f"{self.field}: {_show(self.before)} → {_show(self.after)}"
 
 
@@ -85,6 +92,11 @@ class MergeResult:
     annotations: dict[str, Annotation]
     events: tuple[Event, ...]
     report: MergeReport
+
+
+def _title(title: str) -> str:
+    """A user's title as the log shows one: quoted, cut to 40 characters."""
+    return repr(cut_label(strip_control(title), 40))
 
 
 def _show(value: Any) -> str:
