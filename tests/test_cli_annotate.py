@@ -487,3 +487,18 @@ def test_a_paper_number_given_without_its_hash_is_told_how_to_write_it(run, tmp_
     assert onto_a_number.exit_code == 2 and "(use #1 for the first paper)" in onto_a_number.stderr
     numbered = v2("reattach", "#3", "1")
     assert numbered.exit_code == 2 and "give its id" in numbered.stderr and "4 characters" not in numbered.stderr
+
+
+@pytest.mark.parametrize("kind", ["a text file", "a directory", "a path under a file"])
+def test_a_database_path_that_cannot_be_used_stops_each_command_with_one_line_naming_it(tmp_path, kind):
+    thesis = tmp_path / "thesis.md"
+    thesis.write_text("# My thesis\n", encoding="utf-8")
+    (tmp_path / "folder").mkdir()
+    db = {"a text file": thesis, "a directory": tmp_path / "folder", "a path under a file": thesis / "x.json"}[kind]
+    other = tmp_path / "other.json"
+    assert CliRunner().invoke(cli, ["--db", str(other), "star", "#1"]).exit_code == 0
+    for args in (["list"], ["star", "#1"], ["merge", str(other)]):
+        result = CliRunner().invoke(cli, ["--db", str(db), *args])
+        assert result.exit_code == 2 and result.stdout == "", (args, result.output)
+        assert result.stderr.startswith(f"readlist: {db}: ") and result.stderr.count("\n") == 1
+        assert "will not be saved" not in result.stderr  # it is not carrying on

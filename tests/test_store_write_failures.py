@@ -97,7 +97,8 @@ def test_unreadable_file_is_never_written_over(tmp_path, monkeypatch):
 
     monkeypatch.setattr(DatabaseFile, "_read_disk", denied)
     store = Store(db)
-    assert store.notices == [f"cannot read {db} (Permission denied); changes will not be saved"]
+    assert store.blocked == f"{db}: permission denied (cannot read the file)"
+    assert store.notices == [f"{store.blocked}; changes will not be saved"]  # the terminal UI carries on
     store.toggle_star(paper(2))
     assert store.pending_error and db.read_bytes() == saved
     monkeypatch.setattr(DatabaseFile, "_read_disk", real)

@@ -35,6 +35,7 @@ from .db_format import (
 )
 from .db_records import Records
 from .migrations import migrate
+from .paths import unreadable
 
 LOCK_TIMEOUT = 10.0
 WAIT_NOTICE = 1.0  # seconds of waiting for the file lock before saying so
@@ -74,11 +75,11 @@ class OpenedFile(Records):
         except FileNotFoundError:
             return
         except (ForeignFile, NewerSchema) as exc:  # never moved or written: no lock needed to leave it alone
-            self._block(f"{self.path}: {exc}; left as it is, and changes will not be saved")
+            self._block(f"{self.path}: {exc}, left as it is")
         except DamagedFile as exc:
             self._recover(str(exc))
         except OSError as exc:
-            self._block(f"cannot read {self.path} ({exc.strerror or exc}); changes will not be saved")
+            self._block(unreadable(self.path, exc, "readlist database"))
         else:
             self._install(*read)
 
@@ -93,11 +94,12 @@ class OpenedFile(Records):
 
     @property
     def blocked(self) -> str | None:
+        """The file and why it is left alone, in one line."""
         return self._blocked
 
-    def _block(self, message: str) -> None:
-        self._blocked = message
-        self.notices.append(message)
+    def _block(self, problem: str) -> None:
+        self._blocked = problem
+        self.notices.append(f"{problem}; changes will not be saved")  # as the terminal UI carries on
 
     def _recover(self, reason: str) -> None:
         """Under the lock, move a damaged file aside and put what `repair` salvages or restores in its place."""
@@ -109,7 +111,7 @@ class OpenedFile(Records):
                 except FileNotFoundError:
                     return
                 except (ForeignFile, NewerSchema) as exc:
-                    self._block(f"{self.path}: {exc}; left as it is, and changes will not be saved")
+                    self._block(f"{self.path}: {exc}, left as it is")
                     return
                 except DamagedFile as exc:
                     reason = str(exc)

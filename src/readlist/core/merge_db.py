@@ -78,6 +78,8 @@ def merge_database(
         mine, my_events = read_database(db) if db.exists() else ({}, [])
         return merge(mine, my_events, theirs, their_events).report
     store = Store(db, now=now)
+    if store.blocked:  # a file left alone: nothing to merge into
+        raise MergeError(store.blocked)
     for notice in store.notices:
         if on_notice is not None:
             on_notice(notice)
