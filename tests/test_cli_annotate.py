@@ -502,3 +502,18 @@ def test_a_database_path_that_cannot_be_used_stops_each_command_with_one_line_na
         assert result.exit_code == 2 and result.stdout == "", (args, result.output)
         assert result.stderr.startswith(f"readlist: {db}: ") and result.stderr.count("\n") == 1
         assert "will not be saved" not in result.stderr  # it is not carrying on
+
+
+def test_a_database_link_into_a_folder_that_is_gone_is_refused_and_the_folder_not_made(tmp_path):
+    target = tmp_path / "unmounted" / "sync" / "readlist.json"
+    link = tmp_path / "readlist.json"
+    link.symlink_to(target)
+    for args in (["star", "#1"], ["list"]):
+        result = CliRunner().invoke(cli, ["--db", str(link), *args])
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1
+        assert str(link) in result.stderr and str(target) in result.stderr
+    assert not (tmp_path / "unmounted").exists()
+    fresh = tmp_path / "new" / "folder" / "readlist.json"  # no link: made as always
+    assert CliRunner().invoke(cli, ["--db", str(fresh), "star", "#1"]).exit_code == 0 and fresh.is_file()
+    (tmp_path / "unmounted" / "sync").mkdir(parents=True)  # mounted again
+    assert CliRunner().invoke(cli, ["--db", str(link), "star", "#1"]).exit_code == 0 and target.is_file()

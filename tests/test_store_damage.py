@@ -215,3 +215,16 @@ def test_damage_by_another_program_while_open_keeps_what_is_in_memory(tmp_path):
     assert "damaged by another program" in store.notices[-1]
     assert corrupt_files(db)[0].read_bytes() == b"garbage written by another program"
     assert Store(db).get(paper(1).id).note == "precious"
+
+
+def test_a_link_into_a_folder_that_is_gone_never_makes_the_folder_and_writes_once_it_is_back(tmp_path):
+    real = tmp_path / "unmounted" / "readlist.json"
+    link = tmp_path / "readlist.json"
+    link.symlink_to(real)
+    store = Store(link)
+    assert str(link) in store.blocked and str(real) in store.blocked
+    store.toggle_star(paper(1))
+    assert not store.reload_if_changed() and store.pending_error  # the terminal UI's poll, and the retry
+    assert not real.parent.exists()
+    real.parent.mkdir()
+    assert store.flush() and Store(link).get(paper(1).id).starred

@@ -67,6 +67,13 @@ class DatabaseFile(OpenedFile):
         self._dirty = False
         self.pending_error = None
 
+    def _make_folder(self) -> None:
+        """Make the database's folder if missing; never the folder a link points into (raises OSError)."""
+        lost = self.lost_target()
+        if lost:
+            raise OSError(lost)
+        ensure_dir(self.path.parent)
+
     def _failed(self, exc: BaseException) -> None:
         self.pending_error = f"cannot save {self.path}: {why(exc)}"
 
@@ -78,7 +85,7 @@ class DatabaseFile(OpenedFile):
         """
         locked, error = False, None
         try:
-            ensure_dir(self.path.parent)
+            self._make_folder()
             self._take_file_lock()
             locked = True
         except (OSError, Timeout) as exc:
@@ -115,7 +122,7 @@ class DatabaseFile(OpenedFile):
 
         Raises filelock.Timeout or OSError when the lock cannot be taken.
         """
-        ensure_dir(self.path.parent)
+        self._make_folder()
         with self._file_lock, self._lock:
             self._sync_locked()
             yield
@@ -158,6 +165,8 @@ class DatabaseFile(OpenedFile):
         """True when another process changed the file since we last read it (and we now show its data)."""
         with self._lock:
             if not self._blocked and not self._storage.changed_on_disk():
+                return False
+            if self.lost_target():  # still gone: nothing to read, and taking the lock would make its folder
                 return False
             notices = len(self.notices)
         try:

@@ -5,7 +5,8 @@
   what can be salvaged of it, else the newest good backup, takes its place (a line in `notices`);
   a file from a newer readlist, no readlist database at all, or no regular file is left alone
   (`blocked` says why) and nothing is saved;
-- a symbolic link is written through: the file it points to is the database;
+- a symbolic link is written through: the file it points to is the database; a link into a folder
+  that does not exist (an unmounted or unsynced one) is left alone too, its folder never made;
 - a file another process replaced is read again, and the changes not yet saved here are applied on it.
 """
 
@@ -45,7 +46,8 @@ class OpenedFile(Records):
     """The data of one database file, read from it and caught up with it; `DatabaseFile` adds writing."""
 
     def __init__(self, path: Path, now: Callable[[], datetime]):
-        self.path = path.resolve() if path.is_symlink() else path  # write through a link, never over it
+        self.link = path if path.is_symlink() else None
+        self.path = path.resolve() if self.link else path  # write through a link, never over it
         self.notices: list[str] = []
         self._now = now
         self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600, poll_interval=0.002)
@@ -70,6 +72,10 @@ class OpenedFile(Records):
         self._load(data, sig, lines)
 
     def _open(self) -> None:
+        lost = self.lost_target()
+        if lost:
+            self._block(lost)
+            return
         try:
             read = self._read_disk()
         except FileNotFoundError:
@@ -82,6 +88,13 @@ class OpenedFile(Records):
             self._block(unreadable(self.path, exc, "readlist database"))
         else:
             self._install(*read)
+
+    def lost_target(self) -> str | None:
+        """Why the database cannot be made where its link points: the folder there does not exist (say, a
+        synced folder not mounted), and making it would hide the annotations from the folder when it returns."""
+        if self.link is None or self.path.parent.is_dir():
+            return None
+        return f"{self.link}: links to {self.path}, in a folder that does not exist (not mounted?)"
 
     def _take_file_lock(self) -> None:
         """The file lock; when another readlist holds it for more than a moment, `on_wait` is told first."""
