@@ -45,3 +45,15 @@ async def settle(pilot) -> None:
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
+
+
+async def press_together(pilot, *keys: str) -> None:
+    """Keys arriving in one read from the terminal: all queued before the first is handled."""
+    from textual import events
+
+    app = pilot.app
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        app._driver.send_message(event)
+    await settle(pilot)

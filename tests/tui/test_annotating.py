@@ -5,15 +5,18 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from readlist.core.annotation import cut_label
 from readlist.core.drafts import Drafts
 from readlist.core.store import Store
+from readlist.tui.screens.help import HelpScreen
 from readlist.tui.screens.note import NoteScreen
 from readlist.tui.screens.tags import TagsScreen, parse_tags
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 
-from .conftest import PAPERS, make_app, screen_text, settle
+from .conftest import PAPERS, make_app, press_together, screen_text, settle
 
 
 def current(app):
@@ -534,3 +537,31 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         await pilot.press("escape")
         await settle(pilot)
         assert app.palette_titles[1][0] == main.papers.papers[0].title  # and the palette follows the undo
+
+
+@pytest.mark.parametrize(
+    ("opens", "closes"),
+    [
+        ("t", "enter"),
+        ("t", "escape"),
+        ("T", "enter"),
+        ("x", "enter"),
+        ("n", "ctrl+s"),
+        ("R", "y"),
+        ("question_mark", "escape"),
+        ("p", "escape"),
+    ],
+)
+async def test_a_key_pressed_twice_at_once_closes_only_the_dialog(app, tmp_path, monkeypatch, opens, closes):
+    monkeypatch.chdir(tmp_path)  # the export dialog writes into the working directory
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press(opens)
+        await settle(pilot)
+        assert app.screen is not app.main_screen
+        await press_together(pilot, closes, closes)
+        assert app.screen is app.main_screen
+        assert "papers" in screen_text(app)  # the list, not a blank screen
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)

@@ -7,10 +7,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from ..actions import ACTIONS
+from .dialog import Modal
 
 EXTRA = (
     ("Search bar", "Enter / ↓", "Go to the results, keeping the query"),
@@ -44,7 +44,7 @@ def keys_table(groups: bool = True) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Modal[None]):
     BINDINGS = [Binding("escape,q,question_mark", "dismiss", "Close")]
 
     def compose(self) -> ComposeResult:

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
 from ..display import paper_heading
+from .dialog import Modal
 
 
-class NoteScreen(ModalScreen[str | None]):
+class NoteScreen(Modal[str | None]):
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", priority=True),
         Binding("escape", "cancel", "Close", priority=True),

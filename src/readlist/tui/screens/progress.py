@@ -9,15 +9,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Sparkline, Static
 
 from ...core.paper import PaperList
 from ...core.stats import compute_stats, progress_bar
 from ..display import safe
+from .dialog import Modal
 
 
-class ProgressScreen(ModalScreen[None]):
+class ProgressScreen(Modal[None]):
     BINDINGS = [Binding("escape,q,p", "dismiss", "Close")]
 
     def __init__(self, papers: PaperList) -> None:
