@@ -281,6 +281,24 @@ async def test_tags_with_completion(app):
         assert current(app)[1].tags == ("diffusion",)
 
 
+async def test_saving_tags_keeps_tags_added_elsewhere_while_the_dialog_was_open(app, tmp_path):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        app.store.set_tags(paper, ["theory", "ml"])
+        await pilot.press("t")
+        await pilot.pause()
+        Store(tmp_path / "db.json").change_tags(paper, ["fromcli"])  # `readlist tag '#1' +fromcli` meanwhile
+        await pilot.press("end", "backspace", "backspace", *"ML rl", "enter")  # ml -> ML, rl added
+        await settle(pilot)
+        assert current(app)[1].tags == ("theory", "fromcli", "ML", "rl")
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press("ctrl+u", *"rl", "enter")  # every tag the dialog showed removed
+        await settle(pilot)
+        assert current(app)[1].tags == ("rl",)
+
+
 def test_typed_tags_are_normalised_like_the_store_does():
     assert parse_tags("#rl, theory  RL ML ml") == ["rl", "theory", "ML"]
 

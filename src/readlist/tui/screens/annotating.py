@@ -151,8 +151,14 @@ class AnnotatingMixin:
         current = self.app.store.get(paper.id).tags
 
         async def save(tags: list[str] | None) -> None:
-            changed = tags is not None and tuple(tags) != tuple(current)
-            if changed and await self.app.write(lambda: self.app.store.set_tags(paper, tags)) is not None:
+            if tags is None:
+                return
+            # Only the user's edits: tags added meanwhile elsewhere (e.g. `readlist tag`) stay.
+            added = [tag for tag in tags if tag not in current]
+            removed = [tag for tag in current if tag not in tags]
+            if not (added or removed):
+                return
+            if await self.app.write(lambda: self.app.store.change_tags(paper, added, removed)) is not None:
                 self.refresh_all()
 
         known = sorted(self.app.store.tag_counts())
