@@ -367,6 +367,24 @@ async def test_mark_view_read_asks_and_undoes_as_one_step(app):
         assert sum(n.status == "read" for n in app.store.all().values()) == 0
 
 
+async def test_mark_view_read_leaves_the_papers_missing_a_word(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"language tables", "enter")
+        await settle(pilot)
+        main = app.main_screen
+        assert main.matches == 1 and main.partial >= 1
+        await pilot.press("R")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Mark the one paper matching the whole search as read?" in text
+        assert "missing a word" in text
+        await pilot.press("y")
+        await settle(pilot)
+        read = [pid for pid, note in app.store.all().items() if note.status == "read"]
+        assert read == [main.papers.papers[main.paper_list.position_at(0)].id]
+
+
 async def test_space_marks_read_and_moves_on_and_N_finds_next_unread(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -184,10 +184,11 @@ class AnnotatingMixin:
     def action_mark_view_read(self) -> None:
         from .confirm import ConfirmScreen
 
-        papers_list = self.paper_list
-        papers = [self.papers.papers[pos] for pos in papers_list.positions]
+        papers = [self.papers.papers[pos] for pos in self.view_matches()]  # not the partial matches
+        left = len(self.paper_list.positions) - len(papers)
         if not papers:
-            self.notify("No papers in this view", severity="warning", timeout=2)
+            message = "No paper matches every word of the search" if left else "No papers in this view"
+            self.notify(message, severity="warning", timeout=3)
             return
 
         async def confirmed(yes: bool | None) -> None:
@@ -197,5 +198,13 @@ class AnnotatingMixin:
                     self.refresh_all()
                     self.notify(f"Marked {changed} paper(s) read — u undoes", timeout=3)
 
-        which = f"the {len(papers)} papers" if len(papers) > 1 else "the one paper"
-        self.app.push_screen(ConfirmScreen(f"Mark {which} in this view as read?"), confirmed)
+        self.app.push_screen(ConfirmScreen(mark_read_question(len(papers), left)), confirmed)
+
+
+def mark_read_question(count: int, partial: int) -> str:
+    """What `R` asks: how many papers it marks, and how many partial matches (missing a word) it leaves."""
+    which = f"the {count} papers" if count > 1 else "the one paper"
+    if not partial:
+        return f"Mark {which} in this view as read?"
+    left = "paper missing a word is" if partial == 1 else f"{partial} papers missing a word are"
+    return f"Mark {which} matching the whole search as read? (The {left} left as they are.)"
