@@ -101,6 +101,36 @@ async def test_related_papers_show_and_jump(tmp_path):
         assert app.main_screen.paper_list.current == target
 
 
+async def test_jumping_to_a_related_paper_outside_the_view_can_go_back_to_the_search(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("f", "slash", *"dreamad", "enter")  # the unread filter and a search: one paper
+        await settle(pilot)
+        await pilot.pause(0.4)  # related papers are looked up once the cursor rests
+        await settle(pilot)
+        came_from = main.current_paper
+        related = main.query_one(RelatedList)
+        target = int(related.get_option_at_index(0).id)
+        assert main.paper_list.row_of(target) is None  # not in the view
+        related.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert main.paper_list.current == target and main.search_text == "" and main.quick_filter == "all"
+        told = [n.message for n in app._notifications]
+        assert any("Search 'dreamad' and the unread filter cleared" in m and "Esc" in m for m in told)
+        main.paper_list.focus()
+        await pilot.press("escape")
+        await settle(pilot)
+        assert main.search_text == "dreamad" and main.quick_filter == "unread"
+        assert main.query_one(SearchBar).value == "dreamad"
+        assert main.current_paper is came_from
+        await pilot.press("escape", "escape")  # then Esc clears the search as before, and nothing comes back
+        await settle(pilot)
+        assert main.search_text == "" and main.quick_filter == "unread"
+
+
 async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(app, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:

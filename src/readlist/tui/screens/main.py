@@ -171,9 +171,11 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         return f"{self.search_text} {extra}".strip()
 
     def watch_search_text(self) -> None:
+        self.view_before_jump = None  # a view of the user's own now: Esc no longer goes back past it
         self.refresh_view()
 
     def watch_quick_filter(self) -> None:
+        self.view_before_jump = None
         self.refresh_view()
 
     def refresh_view(self) -> None:
@@ -266,11 +268,11 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self.search_text = event.value
 
     def action_clear_search(self) -> None:
-        """Esc in the list: clear the search (the paper under the cursor stays selected); with no search,
-        close the notifications on screen."""
+        """Esc in the list: clear the search (the paper under the cursor stays selected); right after a jump
+        that cleared the search, bring it back; else close the notifications on screen."""
         if self.search_text:
             self.query_one(SearchBar).value = ""
-        else:
+        elif not self.back_from_jump():
             self.app.clear_notifications()
 
     @on(SearchBar.Leave)
