@@ -459,6 +459,33 @@ async def test_triage_in_unread_filter_keeps_the_place(tmp_path):
         assert fourth not in app.main_screen.paper_list.positions
 
 
+async def test_keys_pressed_together_in_a_starred_view_each_act_on_the_paper_then_selected(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        first, second, third = app.papers.papers[:3]
+        app.store.update_many([first, second, third], starred=True)
+        await pilot.press("slash", *"is:starred", "enter")
+        await settle(pilot)
+        assert app.main_screen.paper_list.row_count == 3
+        await press_together(pilot, "s", "s")  # each unstars the paper selected when it is handled
+        assert [app.store.get(p.id).starred for p in (first, second, third)] == [False, False, True]
+        assert app.main_screen.current_paper is third
+
+
+async def test_space_pressed_twice_at_once_in_the_unread_view_reads_the_next_two_papers(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f")  # unread
+        await settle(pilot)
+        first, second, third = app.main_screen.paper_list.positions[:3]
+        await press_together(pilot, "space", "space")
+        read = [pos for pos in (first, second, third) if app.store.get(app.papers.papers[pos].id).status == "read"]
+        assert read == [first, second]
+        assert app.main_screen.paper_list.current == third
+
+
 async def test_giving_a_paper_its_own_title_shows_everywhere_and_can_be_undone(app, tmp_path):
     from readlist.tui.screens.title import TitleScreen
 

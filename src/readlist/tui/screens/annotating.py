@@ -25,6 +25,7 @@ class AnnotatingMixin:
             self.refresh_all()
             if done:
                 self.notify(done, timeout=1.5)
+            await self.view_settled()  # before the next key: it acts on the paper selected now
 
     async def action_toggle_star(self) -> None:
         await self._change(self.app.store.toggle_star)
@@ -42,8 +43,10 @@ class AnnotatingMixin:
         await self._change(lambda paper: self.app.store.set_status(paper, "read"))
 
     async def action_read_and_next(self) -> None:
+        paper = self.current_paper
         await self.action_set_read()
-        self.paper_list.action_cursor_down()
+        if paper is not None and self.current_paper is paper:  # else it left the view: the next one is selected
+            self.paper_list.action_cursor_down()
 
     async def action_undo(self) -> None:
         by_id = self.papers.by_id
@@ -55,6 +58,7 @@ class AnnotatingMixin:
         if undone:
             self.refresh_all()
             self.notify(undone[:1].upper() + undone[1:], markup=False, timeout=3)
+            await self.view_settled()
         elif undone is None and not self.app.store.pending_error:
             self.notify("Nothing to undo", timeout=1.5)
 

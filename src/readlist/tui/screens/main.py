@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -10,7 +12,7 @@ from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
 
 from ...core.paper import PaperList as Papers
 from ..actions import bindings
@@ -47,6 +49,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self._stay_row: int | None = None
         self._shown_search = ""  # the search words of the view shown: new words put the best match first
         self._detail_position: int | None = -1  # the paper the detail pane shows (-1: none yet)
+        self._search: Worker | None = None  # the latest search, whose result the view is waiting for
 
     def deliver(self, callback, *args) -> None:
         """Hand a worker thread's result to the UI; dropped when the app is closing meanwhile."""
@@ -191,7 +194,14 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         if self.index is None:
             self.refresh_header()  # shows "indexing…"; the search runs when the index is ready
             return
-        self.run_search(text)
+        self._search = self.run_search(text)
+
+    async def view_settled(self) -> None:
+        """Wait until the view shows the latest search: a key pressed after a change (a star in an
+        `is:starred` view) then acts on the paper selected once the changed one has left the view."""
+        while (worker := self._search) is not None and not worker.is_finished:
+            with suppress(WorkerCancelled, WorkerFailed):  # replaced by a newer search: wait for that one
+                await worker.wait()
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, text: str) -> None:
