@@ -321,6 +321,38 @@ async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
         assert main.focused is main.visible_pane()
 
 
+def focus_shown(app) -> bool:
+    return all(node.display for node in app.focused.ancestors_with_self if hasattr(node, "display"))
+
+
+async def test_on_a_narrow_screen_leaving_the_search_bar_never_focuses_the_hidden_list(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await pilot.press("enter", "tab", "tab")  # the detail, its related papers, the search bar
+        await settle(pilot)
+        assert isinstance(app.focused, SearchBar)
+        await pilot.press("escape")  # back to the detail shown
+        await settle(pilot)
+        assert isinstance(app.focused, DetailBody) and focus_shown(app)
+        assert "esc List" in screen_text(app).splitlines()[-1]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not app.main_screen.has_class("show-detail") and app.main_screen.paper_list.has_focus
+        await pilot.press(
+            "enter", "shift+tab", *"graph", "enter"
+        )  # a search typed beside the detail: Enter shows the list
+        await settle(pilot)
+        assert not app.main_screen.has_class("show-detail")
+        assert app.main_screen.paper_list.has_focus and focus_shown(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        app.main_screen.paper_list.focus()  # however focus gets there, it moves to the pane shown
+        await settle(pilot)
+        assert isinstance(app.focused, DetailBody)
+
+
 async def test_the_footer_shows_the_palette_key_again_when_the_terminal_widens(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:

@@ -242,7 +242,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         empty.display = not positions
         paper_list.display = bool(positions)
         if positions and self.focused is None:  # the list lost focus while it was hidden: give it back
-            paper_list.focus()
+            self.visible_pane().focus()
         self.refresh_header()  # the detail pane follows the list's cursor (follow_cursor)
 
     @work(thread=True, exclusive=True, group="index")
@@ -286,8 +286,17 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             self.app.clear_notifications()
 
     @on(SearchBar.Leave)
-    def leave_search(self) -> None:
-        self.query_one(PaperList).focus()
+    def leave_search(self, event: SearchBar.Leave) -> None:
+        """Enter shows the results (the list, also where a narrow screen showed the detail); Esc goes back to
+        the pane shown."""
+        if event.to_results:
+            self.action_close_detail()
+        else:
+            self.visible_pane().focus()
+
+    def on_descendant_focus(self) -> None:
+        """Focus never rests on a pane the layout hides (the list behind a narrow screen's detail)."""
+        self.keep_focus_visible()
 
     def follow_cursor(self, position: int | None) -> None:
         """The list's cursor moved to another paper: show it in the same frame."""

@@ -15,7 +15,11 @@ class SearchBar(Input):
     ]
 
     class Leave(Message):
-        """Focus should go to the results."""
+        """Focus should leave the bar: for the results (Enter, ↓), or back to the pane shown (Esc)."""
+
+        def __init__(self, to_results: bool) -> None:
+            super().__init__()
+            self.to_results = to_results
 
     LONG_HINT = 'Search: words, "phrase", -exclude, title:, tag:, is:starred …  (/)'
     SHORT_HINT = "Search (/) — ? lists the query forms"
@@ -33,7 +37,7 @@ class SearchBar(Input):
         if self.value:
             self.value = ""
         else:
-            self.post_message(self.Leave())
+            self.post_message(self.Leave(to_results=False))
 
     def action_to_results(self) -> None:
-        self.post_message(self.Leave())
+        self.post_message(self.Leave(to_results=True))
