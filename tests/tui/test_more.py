@@ -182,6 +182,33 @@ async def test_missing_papers_are_listed_under_is_missing(tmp_path):
     assert any(note.note == "keep this note" for note in Store(tmp_path / "db.json").all().values())
 
 
+TITLED = """Test list
+
+FastDiff: four-step diffusion sampling
+We propose FastDiff, a distilled diffusion sampler that needs four steps. Code: https://example.org/fastdiff
+
+Curvature rewiring against over-squashing
+Graph neural networks suffer from over-squashing. We study curvature rewiring as a remedy for it.
+
+TableBench: reasoning over tables
+We introduce TableBench, a benchmark for reasoning over tables with language models of all sizes.
+"""
+
+
+async def test_a_re_attached_paper_is_named_by_its_number_and_the_title_the_list_shows(tmp_path):
+    from readlist.core.reader import parse_text
+
+    before = parse_text(TITLED, str(tmp_path / "papers.txt"))
+    Store(tmp_path / "db.json").toggle_star(before.papers[1])
+    app = make_app(tmp_path, TITLED.replace("as a remedy for it", "as a remedy"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.papers.papers[1]
+        assert paper.id != before.papers[1].id and app.store.get(paper.id).starred
+        told = [n.message for n in app._notifications]
+        assert any("re-attached the annotations of #2 'Curvature rewiring against over-squashing'" in m for m in told)
+
+
 def full_disk(*args, **kwargs):
     raise OSError(errno.ENOSPC, "No space left on device")
 

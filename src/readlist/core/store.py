@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from . import backups
-from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
+from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of, title_of
 from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
@@ -355,7 +355,7 @@ class Store:
                     {"time": now, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
                     | {"group": group}
                 )
-                messages.append(f"re-attached the annotations of {ann.label()!r} to paper {new} (its text changed)")
+                messages.append(_reattached_message(by_id[new], ann))
             for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
                 if pid in by_id and ann.snippet != (snippet := snippet_of(by_id[pid].text)):
                     change.sets.setdefault(pid, {})["snippet"] = snippet
@@ -379,6 +379,12 @@ class Store:
     def _remember(self, by_id: dict[str, Paper]) -> None:
         with self._lock:
             self._paper_ids = frozenset(by_id)
+
+
+def _reattached_message(paper: Paper, ann: Annotation) -> str:
+    """Names the paper as the list shows it: its number and title (the user's own, carried over, or the paper's)."""
+    title = cut_label(strip_control(title_of(paper, ann)))
+    return f"re-attached the annotations of #{paper.index} {title!r} (its text changed; now id {paper.id})"
 
 
 def _orphans_message(count: int, papers: PaperList) -> str:
