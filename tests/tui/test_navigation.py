@@ -94,6 +94,15 @@ async def test_no_match_empty_state(app):
         assert "No papers match" not in screen_text(app)
 
 
+async def test_no_match_under_a_quick_filter_says_the_filter_may_hide_them(app):
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("f", "f", "f", "f", "slash", *"curvature")  # the starred filter; the paper is not
+        await settle(pilot)
+        assert app.main_screen.quick_filter == "starred"
+        assert "No starred papers match 'curvature' — Esc clears the search, f changes the filter" in screen_text(app)
+
+
 async def test_keys_that_act_on_a_paper_say_so_in_an_empty_view(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -162,6 +162,11 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             return "Annotations of papers no longer in the file are listed on the left — Esc clears the search"
         if self.search_error:
             return f"{self.search_error} — Esc clears the search"
+        if self.search_text.strip() and self.quick_filter != "all":  # the filter may be what hides the matches
+            return (
+                f"No {self.quick_filter} papers match '{self.search_text.strip()}' — Esc clears the search, "
+                "f changes the filter"
+            )
         if self.search_text.strip():
             return f"No papers match '{self.search_text.strip()}' — Esc clears the search"
         if self.quick_filter != "all":
