@@ -179,7 +179,7 @@ async def test_click_selects_row(app):
 
 async def test_open_link_uses_browser_for_http_only(app, monkeypatch):
     opened = []
-    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url))
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("o")
@@ -188,6 +188,17 @@ async def test_open_link_uses_browser_for_http_only(app, monkeypatch):
         await pilot.press("j", "o")
         await settle(pilot)
         assert opened == ["https://example.org/fastdiff"]
+
+
+async def test_open_link_without_a_browser_shows_the_link(app, monkeypatch):
+    monkeypatch.setattr("webbrowser.open", lambda url: False)  # no browser (e.g. over SSH)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        await settle(pilot)
+        told = [n.message for n in app._notifications]
+        assert any(m.startswith("Could not open a browser for https://example.org/fastdiff") for m in told)
+        assert not any(m.startswith(("Opening", "Opened")) for m in told)
 
 
 async def test_copy_puts_title_and_abstract_on_clipboard(app):

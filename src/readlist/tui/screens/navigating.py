@@ -159,11 +159,22 @@ class NavigatingMixin:
             self.notify("This paper has no links", severity="warning", timeout=2)
             return
         self.open_url(urls[0])
-        self.notify(f"Opening {urls[0]}", markup=False, timeout=2)
 
     @work(thread=True)
     def open_url(self, url: str) -> None:
-        webbrowser.open(url)
+        """Open the link off the UI thread (finding a browser takes a moment), then say whether it opened."""
+        try:
+            opened = webbrowser.open(url)
+        except webbrowser.Error:  # no browser registered
+            opened = False
+        self.deliver(self._told_opened, url, opened)
+
+    def _told_opened(self, url: str, opened: bool) -> None:
+        if opened:
+            self.notify(f"Opened {url}", markup=False, timeout=2)
+            return
+        message = f"Could not open a browser for {url} — y copies the title and abstract, with the link"
+        self.notify(message, severity="warning", markup=False, timeout=10)
 
     def action_copy(self) -> None:
         paper = self.selected_paper()
