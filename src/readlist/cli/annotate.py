@@ -88,8 +88,7 @@ def edit_text(initial: str) -> str:
             fail(f"cannot read the edited note ({exc.strerror or exc}); the note is unchanged")
         except UnicodeDecodeError:
             keep = True  # the only copy of what was typed
-            encodings = " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
-            fail(f"cannot read the edited note as {encodings}; the note is unchanged, your text is kept in {name}")
+            fail(f"cannot read the edited note as {_encodings()}; the note is unchanged, your text is kept in {name}")
     finally:
         if not keep:
             Path(name).unlink(missing_ok=True)
@@ -103,8 +102,12 @@ def _text_of(value: str) -> str:
     try:
         return decode_text(raw)
     except UnicodeDecodeError:
-        encodings = " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
-        fail(f"standard input is not {encodings} text; the note is unchanged")
+        fail(f"standard input is not {_encodings()} text; the note is unchanged")
+
+
+def _encodings() -> str:
+    """The encodings text from the user is read in, for a message: "UTF-8 or ISO8859-1"."""
+    return " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
 
 
 @click.command("note")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rich.cells import cell_len, get_character_cell_size
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 
@@ -31,11 +31,7 @@ def fit(text: str, cells: int) -> str:
     """`text` cut to at most `cells` terminal cells with an ellipsis (a CJK character takes two)."""
     if cell_len(text) <= cells:
         return text
-    used = end = 0
-    while used + get_character_cell_size(text[end]) <= cells - 1:
-        used += get_character_cell_size(text[end])
-        end += 1
-    return text[:end].rstrip() + "…"
+    return set_cell_size(text, max(cells - 1, 0)).rstrip() + "…"  # padded where a wide character did not fit
 
 
 def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str], Style], spans: Spans | None) -> Text:
