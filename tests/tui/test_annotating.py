@@ -301,6 +301,25 @@ async def test_saving_tags_keeps_tags_added_elsewhere_while_the_dialog_was_open(
 
 def test_typed_tags_are_normalised_like_the_store_does():
     assert parse_tags("#rl, theory  RL ML ml") == ["rl", "theory", "ML"]
+    assert parse_tags('"two  words" "c,d" rl "open') == ["two words", "c,d", "rl", "open"]
+
+
+async def test_tags_holding_a_space_or_a_comma_survive_the_dialog(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper = app.main_screen.current_paper
+        app.store.set_tags(paper, ["c,d", "two words"])  # as `readlist tag '#1' c,d 'two words'` makes them
+        await pilot.press("t")
+        await pilot.pause()
+        assert app.screen.query_one("#tags-input").value == '"c,d" "two words"'
+        await pilot.press("enter")  # saved unchanged
+        await settle(pilot)
+        assert current(app)[1].tags == ("c,d", "two words")
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press("end", *" new", "enter")
+        await settle(pilot)
+        assert current(app)[1].tags == ("c,d", "two words", "new")
 
 
 async def test_tags_that_do_not_fit_the_row_end_with_an_ellipsis(app):

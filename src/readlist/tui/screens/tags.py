@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -12,10 +14,21 @@ from ...core.annotation import normalize_tags
 from ..display import paper_heading, safe
 from .dialog import Dialog
 
+# A tag is a run of characters other than spaces, commas and quotes, or anything between double quotes.
+_TAG = re.compile(r'"([^"]*)"?|([^\s,"]+)')
+
 
 def parse_tags(value: str) -> list[str]:
-    """'#rl, theory RL' -> ['rl', 'theory']: the store's own normalisation (case-blind duplicates dropped)."""
-    return list(normalize_tags(raw.lstrip("#") for raw in value.replace(",", " ").split()))
+    """'#rl, theory RL "two words"' -> ['rl', 'theory', 'two words']: the store's own normalisation
+    (case-blind duplicates dropped)."""
+    found = (m[1] if m[1] is not None else m[2].lstrip("#") for m in _TAG.finditer(value))
+    return list(normalize_tags(found))
+
+
+def format_tags(tags: tuple[str, ...]) -> str:
+    """The tags as the dialog shows them: one that holds a space or a comma between quotes, so that
+    parse_tags reads back the same tags (a tag made with `readlist tag` may hold either)."""
+    return " ".join(f'"{tag}"' if re.search(r'[\s,"]', tag) else tag for tag in tags)
 
 
 class LastWordSuggester(Suggester):
@@ -46,7 +59,7 @@ class TagsScreen(Dialog[list[str] | None]):
         with Vertical(id="tags-dialog", classes="dialog"):
             yield Static(paper_heading("Tags", self.paper_title), classes="dialog-title")
             yield Input(
-                " ".join(self.tags),
+                format_tags(self.tags),
                 placeholder="tags separated by spaces",
                 id="tags-input",
                 suggester=LastWordSuggester(self.known),
@@ -56,4 +69,7 @@ class TagsScreen(Dialog[list[str] | None]):
             yield Static("Enter save · → accept completion · Esc cancel", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(parse_tags(event.value))
+        if event.value == format_tags(self.tags):
+            self.dismiss(list(self.tags))  # saved as shown: nothing changes, whatever a tag holds
+        else:
+            self.dismiss(parse_tags(event.value))
