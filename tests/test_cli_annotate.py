@@ -221,12 +221,24 @@ def test_undo_and_log(run):
         ("star", "#9"),
         ("list", "--status", "done"),
         ("log", "--limit", "0"),
+        ("bogus",),  # mistakes click itself catches, too
+        ("--bogus",),
+        ("list", "--bogus"),
+        ("search",),
+        ("status", "#1"),
+        ("export", "--format", "txt"),
     ],
 )
 def test_errors_are_one_line_with_status_2(run, args):
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.startswith("readlist: ") and result.stderr.count("\n") == 1
+
+
+def test_a_command_line_mistake_names_the_command_and_its_help(run):
+    assert run("bogus").stderr == "readlist: no such command 'bogus' (see readlist --help)\n"
+    result = run("search")
+    assert result.stderr == "readlist: search: missing argument 'QUERY...' (see readlist search --help)\n"
 
 
 def test_damaged_database_is_reported_on_stderr_in_one_line(run):

@@ -1,10 +1,13 @@
-"""A click group that imports a command's module only when that command runs (start-up stays quick)."""
+"""A click group that imports a command's module only when that command runs (start-up stays quick),
+and shows mistakes on the command line in one line."""
 
 from __future__ import annotations
 
 import importlib
 
 import click
+
+from .usage_errors import one_line_usage_errors
 
 
 class LazyGroup(click.Group):
@@ -21,3 +24,11 @@ class LazyGroup(click.Group):
             module = importlib.import_module(f"readlist.cli.{module_name}")
             return getattr(module, attribute)
         return super().get_command(ctx, name)
+
+    def make_context(self, *args, **kwargs) -> click.Context:
+        with one_line_usage_errors():  # a bad global option
+            return super().make_context(*args, **kwargs)
+
+    def invoke(self, ctx: click.Context):
+        with one_line_usage_errors():  # an unknown command, or a command's bad argument or option
+            return super().invoke(ctx)
