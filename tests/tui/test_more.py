@@ -6,6 +6,8 @@ import errno
 import json
 from pathlib import Path
 
+import pytest
+
 from readlist.core.store import Store
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
@@ -156,6 +158,36 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
         await pilot.press("n")
         await settle(pilot)
         assert out.read_text() == "keep me"
+
+
+@pytest.mark.parametrize(
+    ("name", "what"),
+    [
+        ("db.json", "the annotation database"),
+        ("db.json.lock", "the annotation database's lock file"),
+        ("db.json.bak-20250101T000000Z", "a copy of the annotation database kept beside it"),
+        ("papers.txt", "the paper file being read"),
+    ],
+)
+async def test_export_dialog_never_writes_over_readlists_own_files(app, tmp_path, name, what):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        assert (tmp_path / "db.json").exists()
+        target = tmp_path / name
+        if not target.exists():
+            target.write_text("keep me")
+        before = target.read_bytes()
+        await pilot.press("x")
+        await pilot.pause()
+        app.screen.query_one("#export-path").value = str(target)
+        await pilot.click("#export-path")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert "Overwrite it?" not in screen_text(app)  # no question a yes to would replace it
+        assert any(n.message == f"{target}: is {what}; an export never writes over it" for n in app._notifications)
+        assert target.read_bytes() == before
 
 
 async def test_missing_papers_are_listed_under_is_missing(tmp_path):

@@ -26,12 +26,15 @@ class ExportingMixin:
         return view.positions if view.full_matches is None else view.positions[: view.full_matches]
 
     def _export(self, choice, filtered: bool, force: bool = False) -> None:
-        from ...core.export import ExportExistsError, export, select, write_atomic
+        from ...core.export import ExportExistsError, export, own_file, select, write_atomic
         from .confirm import ConfirmScreen
 
         if choice is None:
             return
         fmt, path = choice
+        if what := own_file(path, self.app.store.path, Path(self.papers.path)):
+            self.notify(f"{path}: is {what}; an export never writes over it", severity="error", markup=False)
+            return
         notes = self.app.store.all()
         if filtered:
             papers = [self.papers.papers[pos] for pos in sorted(self.view_matches())]
