@@ -243,6 +243,33 @@ async def test_external_editor_note(app, tmp_path, monkeypatch):
         assert current(app)[1].note == "from the editor"
 
 
+async def test_external_editor_note_in_the_locales_encoding_is_read_and_one_it_cannot_read_is_kept(
+    app, tmp_path, monkeypatch
+):
+    import locale
+
+    script = tmp_path / "editor.py"
+    script.write_text("import sys, pathlib\npathlib.Path(sys.argv[-1]).write_bytes('café crème'.encode('latin-1'))\n")
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    monkeypatch.delenv("VISUAL", raising=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        monkeypatch.setattr(locale, "getencoding", lambda: "ISO-8859-1")
+        await pilot.press("e")
+        await settle(pilot)
+        assert current(app)[1].note == "café crème"
+        await pilot.press("j")
+        monkeypatch.setattr(locale, "getencoding", lambda: "UTF-8")
+        await pilot.press("e")
+        await settle(pilot)
+        assert current(app)[1].note == ""
+        [told] = [n.message for n in app._notifications if n.message.startswith("Cannot read the edited note")]
+        assert "note unchanged" in told
+        kept = Path(told.split()[-1])
+        assert kept.read_bytes() == "café crème".encode("latin-1")  # what was typed is still there
+        kept.unlink()
+
+
 async def test_missing_editor_is_a_notification(app, monkeypatch):
     monkeypatch.setenv("EDITOR", "/nonexistent/editor")
     monkeypatch.delenv("VISUAL", raising=False)

@@ -13,7 +13,7 @@ import click
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ..core.changes import current_ids
-from ..core.editor import chosen_editor, decode_text, editor_command, locale_encoding
+from ..core.editor import chosen_editor, decode_text, editor_command, text_encodings
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
@@ -88,7 +88,8 @@ def edit_text(initial: str) -> str:
             fail(f"cannot read the edited note ({exc.strerror or exc}); the note is unchanged")
         except UnicodeDecodeError:
             keep = True  # the only copy of what was typed
-            fail(f"cannot read the edited note as {_encodings()}; the note is unchanged, your text is kept in {name}")
+            unread = f"cannot read the edited note as {text_encodings()}; the note is unchanged"
+            fail(f"{unread}, your text is kept in {name}")
     finally:
         if not keep:
             Path(name).unlink(missing_ok=True)
@@ -102,12 +103,7 @@ def _text_of(value: str) -> str:
     try:
         return decode_text(raw)
     except UnicodeDecodeError:
-        fail(f"standard input is not {_encodings()} text; the note is unchanged")
-
-
-def _encodings() -> str:
-    """The encodings text from the user is read in, for a message: "UTF-8 or ISO8859-1"."""
-    return " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
+        fail(f"standard input is not {text_encodings()} text; the note is unchanged")
 
 
 @click.command("note")

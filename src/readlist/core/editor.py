@@ -38,6 +38,11 @@ def locale_encoding() -> str:
         return "utf-8"
 
 
+def text_encodings() -> str:
+    """The encodings `decode_text` reads, for a message: "UTF-8 or ISO8859-1"."""
+    return " or ".join(dict.fromkeys(["UTF-8", locale_encoding().upper()]))
+
+
 def decode_text(raw: bytes) -> str:
     """Text an editor saved: UTF-8, else in the locale's encoding (an editor that follows a Latin-1 locale).
 

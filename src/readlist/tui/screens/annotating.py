@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import tempfile
@@ -10,7 +11,7 @@ from pathlib import Path
 from textual.app import SuspendNotSupported
 
 from ...core.annotation import editable_title, own_title
-from ...core.editor import editor_command
+from ...core.editor import decode_text, editor_command, text_encodings
 
 
 class AnnotatingMixin:
@@ -121,9 +122,11 @@ class AnnotatingMixin:
             message = f"Cannot run editor {editor[0]!r}: not found; note unchanged"
             self.notify(message, severity="error", markup=False)
             return
-        with tempfile.TemporaryDirectory(prefix="readlist-") as tmp:
-            path = Path(tmp) / f"note-{paper.id}.md"
-            path.write_text(current, encoding="utf-8")
+        fd, name = tempfile.mkstemp(prefix=f"readlist-note-{paper.id}-", suffix=".md")
+        path, keep = Path(name), False
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(current)
             failure: OSError | None = None
             try:
                 with self.app.suspend():
@@ -143,7 +146,22 @@ class AnnotatingMixin:
             if code != 0:
                 self.notify(f"Editor exited with status {code}; note unchanged", severity="warning", markup=False)
                 return
-            text = path.read_text(encoding="utf-8", errors="replace")
+            try:
+                text = decode_text(path.read_bytes())
+            except OSError as exc:
+                message = f"Cannot read the edited note ({exc.strerror or exc}); note unchanged"
+                self.notify(message, severity="error", markup=False)
+                return
+            except UnicodeDecodeError:
+                from ..app import STICKY
+
+                keep = True  # the only copy of what was typed
+                message = f"Cannot read the edited note as {text_encodings()}; note unchanged"
+                self.notify(f"{message}, your text is kept in {path}", severity="error", timeout=STICKY, markup=False)
+                return
+        finally:
+            if not keep:
+                path.unlink(missing_ok=True)
         await self._save_note(paper, current, text)
 
     def action_edit_tags(self) -> None:
