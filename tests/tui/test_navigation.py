@@ -223,6 +223,18 @@ async def test_help_screen_lists_every_key(app):
         assert type(app.screen).__name__ == "MainScreen"
 
 
+async def test_help_screen_says_esc_in_the_list_brings_back_what_a_related_jump_cleared(app):
+    async with app.run_test(size=(120, 60)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        app.screen.query_one("#help-dialog").scroll_end(animate=False)
+        await pilot.pause()
+        lines = [" ".join(line.split()) for line in screen_text(app).splitlines()]
+        [row] = [n for n, line in enumerate(lines) if "List Esc Clear the search; after a related-paper jump" in line]
+        assert "back the search and filter it cleared" in lines[row + 1]
+
+
 async def test_help_screen_is_readable_on_a_small_terminal(tmp_path):
     for size in ((60, 20), (80, 24)):
         app = make_app(tmp_path)

@@ -18,6 +18,7 @@ EXTRA = (
     ("Search bar", 'words "phrase" -word', "All words must match; exact phrase; exclude a word"),
     ("Search bar", "title: note: tag: id:", "Search one field (tag:name, id:prefix)"),
     ("Search bar", "is:starred is:unread …", "is:reading is:read is:noted is:missing"),
+    ("List", "Esc", "Clear the search; after a related-paper jump, bring back the search and filter it cleared"),
     ("Anywhere", "Tab / Shift+Tab", "Move between the search bar, the list and the detail pane"),
     ("Anywhere", "Ctrl+P", "Command palette: every action, and jump to a paper by title"),
     ("Anywhere", "Mouse", "Click a row to select it (double-click opens it); the wheel scrolls"),
