@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from readlist.core.store import Store
+from readlist.tui.app import STICKY, ReadlistApp
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar
@@ -319,6 +320,32 @@ async def test_search_results_follow_tag_edits(app):
         await pilot.press("t", *["backspace"] * 9, *"other", "enter")
         await settle(pilot)
         assert app.main_screen.matches == 0
+
+
+async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_restart(tmp_path):
+    from readlist.core.reader import read_papers
+
+    papers_file = tmp_path / "papers.txt"
+    papers_file.write_text(PAPERS)
+    app = ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("j", "s")
+        await settle(pilot)
+        starred = app.main_screen.current_paper
+        await app.poll_store()
+        assert not any("changed on disk" in n.message for n in app._notifications)
+        # Another readlist reads the edited file: the starred paper's annotations move to its new id.
+        papers_file.write_text(PAPERS.replace("as a remedy.", "as a remedy, with bounds."))
+        other = Store(tmp_path / "db.json")
+        [moved] = other.reconcile(read_papers(papers_file))
+        assert moved.startswith("re-attached the annotations of #2")
+        await app.poll_store()
+        assert not app.store.get(starred.id).starred  # what this window, holding the old paper, now shows
+        await app.poll_store()
+        [told] = [n for n in app._notifications if "changed on disk" in n.message]
+        assert told.message == f"{papers_file} changed on disk; restart readlist to load it"
+        assert told.timeout == STICKY  # stays until dismissed
 
 
 async def test_export_dialog_survives_a_bare_directory_path(app, tmp_path):

@@ -66,6 +66,7 @@ class PaperList:
     papers: tuple[Paper, ...]
     duplicates: int = 0
     has_titles: bool = False
+    stamp: tuple[int, int] | None = None  # the file's `file_stamp` when read; None for text not read from a file
 
     def __len__(self) -> int:
         return len(self.papers)

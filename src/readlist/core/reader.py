@@ -5,6 +5,7 @@ from __future__ import annotations
 import codecs
 import os
 import re
+from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
 
@@ -171,8 +172,18 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
 def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> PaperList:
     """Read a paper file. Every failure is a ReadError with a one-line message naming the file."""
     path = Path(path)
+    stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
     data = read_bytes(path)
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
     text = _decode(path, data, encoding)
-    return parse_text(text, str(path))
+    return replace(parse_text(text, str(path)), stamp=stamp)
+
+
+def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:
+    """The file's modification time (ns) and size, which a save changes; None when it cannot be found or reached."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_mtime_ns, status.st_size

@@ -14,6 +14,7 @@ from ..core.changes import current_ids
 from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
+from ..core.reader import file_stamp
 from ..core.store import Store
 from .commands import ActionCommands, PaperCommands
 from .screens.main import MainScreen
@@ -48,6 +49,7 @@ class ReadlistApp(App):
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
+        self._papers_stamp = papers.stamp  # None: not read from a file, or its change already told
         # the palette's paper titles, with the users' own titles they were made with (filled on first use)
         self.palette_titles: tuple[frozenset[tuple[str, str]], list[str]] | None = None
         self._state_saved = False
@@ -117,21 +119,33 @@ class ReadlistApp(App):
         return result
 
     async def poll_store(self) -> None:
-        """Every few seconds: retry unsaved changes, and pick up changes made by another readlist."""
+        """Every few seconds: retry unsaved changes, pick up changes made by another readlist, and notice a
+        changed paper file."""
         loop = asyncio.get_running_loop()
+        watched = self._papers_stamp
         try:
             if self.store.pending_error:
                 await loop.run_in_executor(self._writer, self.store.flush)
                 if not self.store.pending_error:
                     self.notify("All changes saved", timeout=2)
             changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
+            on_disk = await loop.run_in_executor(self._writer, file_stamp, self.papers.path) if watched else None
         except RuntimeError:  # the writer has shut down: the app is closing
             return
+        if watched and on_disk != watched and self._papers_stamp is not None:  # not told by an overlapping poll
+            self.paper_file_changed()
         for message in self.store.notices[self._notices_shown :]:  # e.g. damaged by another program
             self.notify(message, severity="error", timeout=STICKY, markup=False)
         self._notices_shown = len(self.store.notices)
         if changed:
             self.main_screen.refresh_all()
+
+    def paper_file_changed(self) -> None:
+        """Said once: this window keeps the papers it read, while another readlist may move their annotations
+        to the new ids of papers whose text changed (which changes written here would then miss)."""
+        self._papers_stamp = None
+        message = f"{self.papers.path} changed on disk; restart readlist to load it"
+        self.notify(message, severity="warning", timeout=STICKY, markup=False)
 
     def index_ready(self, index) -> None:
         from ..core.related import RelatedIndex
