@@ -373,3 +373,9 @@ def test_a_chinese_abstract_gets_its_first_sentence_as_wide_as_a_latin_title():
     assert title == "本文提出了一种新的探索方法，用于深度强化学习中的稀疏奖励问题"
     long = derive_title("大型语言模型在许多任务上表现出色" * 5 + "。第二句。")
     assert len(long) == 45 and long.endswith("…")
+
+
+def test_a_formula_in_a_clause_goes_with_the_letter_it_is_written_against():
+    clause = first_clause("An algorithm attaining a sample complexity of O(d/ε^2) trajectories for RL")
+    assert clause == "An algorithm attaining a sample complexity of trajectories for RL"  # not "of O trajectories"
+    assert first_clause("A model (SPD) in a (small) setting") == "A model in a setting"

@@ -142,7 +142,8 @@ CLAUSE_END = re.compile(
     r" and (?:we\b|it\b|" + _AND_VERB + r"))"
     r"| (?:—|–|- |and " + _AND_VERB + r"|e\.g\.|i\.e\.|such as\b|as well as\b|\((?:e\.g\.|i\.e\.|see\b|cf\.|https?:))"
 )
-PAREN = re.compile(r"\s*\([^()]*\)")
+# A parenthetical, with the letter it is written against when it is a formula: "of O(n) trajectories".
+PAREN = re.compile(r"(?:\s+[^\W\d_]{1,2}(?=\())?\s*\([^()]*\)")
 # A cheap test (faster than a case-insensitive regex) before FLUFF runs.
 FLUFF_HINTS = tuple(
     "novel|new |innovat|simple|effective|powerful|unified|first-of|principled|versatile|elegant|straightforward|"
