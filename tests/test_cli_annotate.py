@@ -484,6 +484,51 @@ def test_output_the_terminal_cannot_encode_prints_as_lookalikes_and_a_change_is_
     assert "★".encode() in readlist("list", encoding="ascii").stdout  # an ASCII terminal still gets UTF-8
 
 
+WIDE = """Stars ★ and ε in titles
+
+Robust ε-greedy ★ exploration
+We bound the regret of ε-greedy exploration for bandits, with 中文 and café in the abstract text.
+
+Graph routing for bandits
+A study of routing for contextual bandits that reveals exploration errors dominate regret.
+
+Table questions
+A new benchmark for table question answering reveals that retrieval errors dominate model failures.
+"""
+
+
+def test_json_output_holds_the_exact_text_even_where_the_terminal_cannot_print_it(tmp_path):
+    import os
+    import subprocess
+
+    papers, gone = tmp_path / "papers.txt", tmp_path / "gone.txt"
+    papers.write_text(WIDE, encoding="utf-8")
+    gone.write_text("\n\n".join(WIDE.split("\n\n")[2:]), encoding="utf-8")  # the first paper left it
+    env = {**os.environ, "READLIST_DB": str(tmp_path / "db.json"), "READLIST_PAPERS": str(papers)}
+    for args in (["star", "#1"], ["note", "#1", "--text", "ε ★ 中文 é"], ["tag", "#1", "+ε★", "+法"]):
+        assert CliRunner().invoke(cli, args, env=env).exit_code == 0
+    exact = {"title": "Robust ε-greedy ★ exploration", "note": "ε ★ 中文 é", "tags": ["ε★", "法"]}
+
+    def latin1(*args, papers_file=papers):
+        command = [sys.executable, "-m", "readlist", "--papers", str(papers_file), *args]
+        done = subprocess.run(command, env=env | {"PYTHONIOENCODING": "latin-1"}, capture_output=True, timeout=60)
+        assert done.returncode == 0 and b"Traceback" not in done.stderr, (args, done.stderr)
+        return json.loads(done.stdout.decode("latin-1"))
+
+    shown = latin1("show", "#1", "--json")
+    assert {key: shown[key] for key in exact} == exact and "中文 and café" in shown["text"]
+    assert {key: latin1("list", "--json")[0][key] for key in exact} == exact
+    assert latin1("search", "ε-greedy", "--json")[0]["title"] == exact["title"]
+    assert latin1("related", "#2", "--json")[0]["title"] == exact["title"]
+    assert {key: latin1("export", "--format", "json")["papers"][0][key] for key in exact} == exact
+    assert latin1("log", "--json")[0]["after"] == {"tags": exact["tags"]}
+    assert [row["tag"] for row in latin1("stats", "--json")["tags"]] == exact["tags"]
+    missing = latin1("list", "--missing", "--json", papers_file=gone)
+    assert missing[0]["note"] == exact["note"] and missing[0]["tags"] == exact["tags"]
+    assert latin1("search", "is:missing", "--json", papers_file=gone) == missing
+    assert latin1("show", missing[0]["id"], "--json", papers_file=gone)["note"] == exact["note"]
+
+
 def test_a_paper_number_given_without_its_hash_is_told_how_to_write_it(run, tmp_path):
     result = run("star", "1")
     assert result.exit_code == 2 and result.stderr.endswith("(use #1 for the first paper)\n")

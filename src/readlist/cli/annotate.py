@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -17,6 +16,7 @@ from ..core.editor import chosen_editor, decode_text, editor_command, text_encod
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
+from .output import echo_json
 from .papers import paper_line
 
 
@@ -221,7 +221,7 @@ def log_command(ctx: Context, limit: int, as_json: bool) -> None:
     events = ctx.store.events(limit)
     if as_json:
         keys = ("time", "paper", "action", "before", "after", "group", "undoes")
-        click.echo(json.dumps([{k: getattr(e, k) for k in keys} for e in events], ensure_ascii=False, indent=2))
+        echo_json([{k: getattr(e, k) for k in keys} for e in events])
         return
     by_id = ctx.paper_list.by_id
     renamed = current_ids(ctx.store.events())  # a paper's id now, after its text changed

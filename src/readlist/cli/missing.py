@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from ..core.annotation import Annotation, missing_title
 from ..core.refs import RefError, resolve
 from ..core.text import strip_control, to_plain
 from .context import Context, fail
+from .output import echo_json
 from .papers import annotation_dict, echo_note, marks_line, tag_suffix
 
 MIN_PREFIX = 4
@@ -41,7 +40,7 @@ def find_missing(ctx: Context, ref: str) -> Annotation | None:
 
 def show_missing(ann: Annotation, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(missing_dict(ann), ensure_ascii=False, indent=2))
+        echo_json(missing_dict(ann))
         return
     click.echo(strip_control(missing_title(ann)))
     click.echo(f"{ann.id} · not in this paper list (readlist reattach {ann.id} REF moves it onto a paper)")

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import codecs
+import json
 import sys
 import unicodedata
+from typing import Any
+
+import click
 
 ERRORS = "readlist-lookalike"
 _LOOKALIKES = {
@@ -44,3 +48,20 @@ def tolerate_unencodable_output() -> None:
         # "surrogateescape" (a C locale, UTF-8 mode) already writes everything: left as it is
         if getattr(stream, "errors", None) in ("strict", "backslashreplace") and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors=ERRORS)
+
+
+def fits_stdout(text: str) -> bool:
+    """Whether standard output's encoding holds every character of `text` (no look-alike needed)."""
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def echo_json(obj: Any) -> None:
+    """Print `obj` as indented JSON that a JSON reader gets back exactly: with ASCII escapes (\\u2605) when
+    stdout's encoding lacks a character, which a look-alike would replace in the data itself (★ read as *)."""
+    text = json.dumps(obj, ensure_ascii=False, indent=2)
+    click.echo(text if fits_stdout(text) else json.dumps(obj, indent=2))

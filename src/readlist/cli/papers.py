@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from ..core.annotation import STATUSES, Annotation, title_of
@@ -11,12 +9,9 @@ from ..core.paper import Paper
 from ..core.text import hashtags, strip_control
 from ..core.title_cache import derive_all
 from .context import Context, fail
+from .output import echo_json
 
 DERIVE_VS_READ = 100  # deriving a title costs about as much as reading 100 from the title cache
-
-
-def _dump(obj) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
 
 
 def annotation_dict(ann: Annotation) -> dict:
@@ -71,7 +66,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
 
         orphans = [ann for ann in store.orphans() if _keep(ann, starred, status, tags)]
         if as_json:
-            _dump([missing_dict(ann) for ann in orphans])
+            echo_json([missing_dict(ann) for ann in orphans])
             return
         for ann in orphans:
             click.echo(missing_line(ann))
@@ -82,7 +77,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
     if len(rows) * DERIVE_VS_READ >= len(ctx.paper_list.papers):  # cheaper from the cache (made if missing)
         derive_all(ctx.paper_list.papers)
     if as_json:
-        _dump([paper_dict(paper, ann) for paper, ann in rows])
+        echo_json([paper_dict(paper, ann) for paper, ann in rows])
         return
     width = len(str(len(ctx.paper_list.papers)))
     for paper, ann in rows:
@@ -108,7 +103,7 @@ def show_command(ctx: Context, ref: str, as_json: bool) -> None:
         return
     ann = ctx.store.get(paper.id)
     if as_json:
-        _dump(paper_dict(paper, ann))
+        echo_json(paper_dict(paper, ann))
         return
     click.echo(shown_title(paper, ann))
     click.echo(f"#{paper.index} · {paper.id}")

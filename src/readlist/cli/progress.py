@@ -26,6 +26,7 @@ from ..core.stats import Stats, compute_stats, progress_bar
 from ..core.text import strip_control
 from ..core.title_cache import derive_all
 from .context import Context, fail
+from .output import echo_json, fits_stdout
 from .search import annotations_of, titles_for
 
 BAR_WIDTH = 30
@@ -74,7 +75,7 @@ def stats_command(ctx: Context, as_json: bool) -> None:
     store = ctx.store
     stats = compute_stats(ctx.paper_list.papers, store.all(), store.events(), date.today())
     if as_json:
-        click.echo(json.dumps(stats.to_dict(), ensure_ascii=False, indent=2))
+        echo_json(stats.to_dict())
         return
     for line in format_stats(stats):
         click.echo(line)
@@ -121,8 +122,11 @@ def export_command(
         chosen = select(papers, annotations, query, everything=everything, index=index)
     except QueryError as exc:
         fail(f"--query: {exc}")
-    text = export(chosen, annotations, fmt or (output and format_for(output)) or "md")
+    fmt = fmt or (output and format_for(output)) or "md"
+    text = export(chosen, annotations, fmt)
     if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
+        if fmt == "json" and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
+            text = json.dumps(json.loads(text), indent=2) + "\n"
         click.echo(text, nl=False)
         return
     try:
@@ -162,7 +166,7 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
             {**papers[p].to_dict(), "title": title_of(papers[p], notes.get(papers[p].id)), "similarity": score}
             for p, score in related
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not related:
         click.echo(f"readlist: no paper shares enough words with #{paper.index}", err=True)

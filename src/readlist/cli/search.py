@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import click
 
 from ..core.annotation import title_of
 from ..core.text import strip_control
 from .context import Context, fail
+from .output import echo_json
 
 
 def titles_for(papers, query: str | None) -> None:
@@ -84,7 +83,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
 
         orphans = sorted(ctx.store.orphans(), key=lambda ann: ann.id)
         if as_json:
-            click.echo(json.dumps([missing_dict(ann) for ann in orphans], ensure_ascii=False, indent=2))
+            echo_json([missing_dict(ann) for ann in orphans])
         for ann in [] if as_json else orphans:
             click.echo(missing_line(ann))
         raise SystemExit(0 if orphans else 1)
@@ -100,7 +99,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             }
             for n, (pos, score) in enumerate(zip(result.positions, result.scores, strict=True))
         ]
-        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
     else:
         width = len(str(len(result.positions)))
         index_width = len(str(len(papers)))
