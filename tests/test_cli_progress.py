@@ -257,15 +257,34 @@ def test_merge_dry_run_then_merge_then_nothing_left(env, tmp_path):
     assert again.exit_code == 0 and "Nothing to merge" in again.output
 
 
-def test_undo_that_reaches_a_merge_names_the_backup_that_takes_the_merge_back(env, tmp_path):
+def test_undo_takes_a_merge_back_once_nothing_made_since_is_left_to_undo(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    laptop_db = tmp_path / "laptop.json"
+    Store(laptop_db).update(papers[1], status="read", note="from the laptop")
+    assert run("merge", str(laptop_db)).exit_code == 0
+    assert run("star", "#3").exit_code == 0
+    assert "undid star" in run("undo").stdout  # the change made after the merge comes first
+    result = run("undo")
+    assert result.exit_code == 0 and result.stdout.startswith("undid the merge: "), result.output
+    kept = next(tmp_path.glob("db.json.bak-*-merge-undone"))
+    assert str(kept) in result.stdout and Store(kept).get(papers[1].id).note == "from the laptop"
+    store = Store(db)  # as before the merge
+    assert store.get(papers[0].id).starred and not store.get(papers[2].id).starred
+    assert store.get(papers[1].id).status == "unread" and not store.get(papers[1].id).note
+    assert "undid star" in run("undo").stdout  # then what was done before the merge, as before it
+    assert run("undo").exit_code == 1 and not Store(db).get(papers[0].id).starred
+
+
+def test_undo_names_the_backup_of_a_merge_it_cannot_take_back_itself(env, tmp_path):
     papers, db, run = env
     Store(db).update(papers[0], starred=True)
     laptop_db = tmp_path / "laptop.json"
     Store(laptop_db).update(papers[1], status="read")
     assert run("merge", str(laptop_db)).exit_code == 0
-    assert run("star", "#3").exit_code == 0 and run("undo").exit_code == 0
-    result = run("undo")
     backup = next(tmp_path.glob("db.json.bak-*-merge"))
+    backup.write_bytes(backup.read_bytes().replace(b'"starred":true', b'"starred":false'))  # no longer that file
+    result = run("undo")
     assert result.exit_code == 1 and f"copy {backup} over {db}" in result.stdout
     assert Store(db).get(papers[0].id).starred and Store(db).get(papers[1].id).status == "read"
 

@@ -106,6 +106,44 @@ def test_merge_writes_through_the_store_and_a_dry_run_writes_nothing(tmp_path, p
     assert not merge_database(desk, laptop).changed
 
 
+def test_a_merge_is_taken_back_only_when_nothing_since_is_left_to_undo(tmp_path, papers):
+    desk, laptop = tmp_path / "desk.json", tmp_path / "laptop.json"
+    Store(laptop).update(papers[0], note="laptop note")
+    assert merge_database(desk, laptop).changed and Store(desk).undo_merge() is None  # no file before: no backup
+    desk.unlink()
+    store = Store(desk)
+    store.toggle_star(papers[1])
+    merge_database(desk, laptop)
+    store.toggle_star(papers[2])  # a paper of another list: this list's undo leaves it
+    assert store.undo(frozenset([papers[0].id, papers[1].id])) is None
+    assert store.undo_merge() is None and store.get(papers[0].id).note == "laptop note"
+    assert "star" in (store.undo() or "")
+    data = json.loads(desk.read_text(encoding="utf-8"))
+    data["meta"]["1"]["undo_floor"] += 1  # as a compaction of the log would: changes below it are out of reach
+    desk.write_text(json.dumps(data), encoding="utf-8")
+    assert store.undo_merge() is None
+    data["meta"]["1"]["undo_floor"] -= 1
+    desk.write_text(json.dumps(data), encoding="utf-8")
+    other = Store(desk)
+    assert other.undo_merge() is not None
+    assert store.reload_if_changed() and not store.get(papers[0].id).note and store.get(papers[1].id).starred
+    assert not store.get(papers[2].id).starred and store.undo_merge() is None
+
+
+def test_two_merges_are_taken_back_newest_first(tmp_path, papers):
+    desk, laptop, tablet = tmp_path / "desk.json", tmp_path / "laptop.json", tmp_path / "tablet.json"
+    Store(laptop).update(papers[0], note="laptop note")
+    Store(tablet).update(papers[1], note="tablet note")
+    moments = iter(datetime(2025, 7, 1, hour, tzinfo=UTC) for hour in range(24))  # backups are named by the second
+    store = Store(desk, now=lambda: next(moments))
+    store.toggle_star(papers[2])
+    merge_database(desk, laptop, now=lambda: next(moments))
+    merge_database(desk, tablet, now=lambda: next(moments))
+    assert store.undo_merge() is not None and store.get(papers[0].id).note and not store.get(papers[1].id).note
+    assert store.undo_merge() is not None and not store.get(papers[0].id).note and store.get(papers[2].id).starred
+    assert store.undo_merge() is None and "star" in (store.undo() or "")
+
+
 def _log(n: int, start: datetime) -> dict[str, dict]:
     """n log entries: paper i % 50 starred and unstarred in turn, one change group each."""
     out = {}

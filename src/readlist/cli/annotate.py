@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 
 import click
+from filelock import Timeout
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ..core.changes import current_ids
@@ -191,6 +192,7 @@ def title_command(ctx: Context, ref: str, words: tuple[str, ...], clear: bool) -
 def undo_command(ctx: Context) -> None:
     """Undo the newest change to a paper of this list (made here or in the terminal UI).
 
+    Then a merge: once nothing made since it is left to undo, the database goes back to how it was before.
     Exit status 1 when there is nothing to undo.
     """
     by_id = {paper.id: paper for paper in ctx.paper_list.papers}
@@ -203,6 +205,13 @@ def undo_command(ctx: Context) -> None:
     ctx.saved()
     if undone:
         click.echo(strip_control(undone))
+        return
+    try:
+        kept = store.undo_merge()
+    except (OSError, Timeout) as exc:
+        fail(f"{ctx.db_file}: cannot take the merge back ({getattr(exc, 'strerror', None) or exc})")
+    if kept:
+        click.echo(f"undid the merge: the database is as it was before it (the merged one is kept as {kept})")
         return
     backup = store.merge_backup()
     merged = f" since the merge; to take the merge back, copy {backup} over {ctx.db_file}" if backup else ""

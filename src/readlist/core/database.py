@@ -7,7 +7,8 @@
   memory, `pending_error` says why, and the next change or `flush()` retries it, re-applying it on
   top of whatever another process wrote meanwhile;
 - up to five backups `NAME.bak-<time>` are kept: at most one per hour, plus one before a migration
-  and one before a `replace` (a merge);
+  and one before a `replace` (a merge), which `restore_replaced` can put back (keeping a backup
+  of what it replaces);
 - the change log is compacted now and then (`log_compaction`) as it is written.
 
 Opening the file, repairing a damaged one and catching up with it are `db_opening`'s; the data in
@@ -16,7 +17,10 @@ memory and how a change is applied to it are `db_records`'.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import hashlib
+import os
 import stat
 import threading
 from collections.abc import Callable, Iterator
@@ -28,10 +32,12 @@ from typing import Any
 from filelock import Timeout
 
 from . import backups
-from .atomic_files import ensure_dir, remove_stale_temps
+from .atomic_files import atomic_write_bytes, ensure_dir, remove_stale_temps, signature
 from .changes import Change
-from .db_format import SCHEMA_VERSION
+from .db_format import META, SCHEMA_VERSION, DamagedFile, decode_lines
 from .db_opening import OpenedFile, why
+from .db_records import REPLACED, UNDO_FLOOR
+from .migrations import migrate
 
 
 class DatabaseFile(OpenedFile):
@@ -138,8 +144,12 @@ class DatabaseFile(OpenedFile):
             if self._blocked:
                 raise OSError(f"{self.path} could not be read, so it is not written over")
             data = self._replacement(annotations, events)
+            meta = next(iter(data[META].values()))
+            meta.pop(REPLACED, None)
             if self.path.exists():
-                backups.make_backup(self.path, self._now(), reason)
+                backup = backups.make_backup(self.path, self._now(), reason)
+                digest, floor = _digest(backup.read_bytes()), meta[UNDO_FLOOR]
+                meta[REPLACED] = {"backup": backup.name, "sha256": digest, "reason": reason, "floor": floor}
             previous = (self._storage.data, self._disk_version, self._storage.signature)
             self._install(data, SCHEMA_VERSION, None)
             try:
@@ -151,6 +161,48 @@ class DatabaseFile(OpenedFile):
             self._pending.clear()
             self._dirty = False
             self.pending_error = None
+
+    def restore_replaced(self, nothing_to_undo: Callable[[list[dict]], bool]) -> Path | None:
+        """Put back the file the last `replace` backed up, when `nothing_to_undo(log documents above the undo
+        floor)`, the floor being the one the replacement set, and that backup is still the newest of its kind
+        and as it was made. What is replaced is kept as a backup `NAME.bak-<time>-REASON-undone`, returned;
+        None when nothing was restored. Raises filelock.Timeout or OSError (then nothing was restored)."""
+        with self.locked():
+            restored = self._replaced_backup(nothing_to_undo)
+            if restored is None:
+                return None
+            backup, raw, reason = restored
+            try:
+                data, lines = decode_lines(raw)
+                data, version = migrate(data)
+            except DamagedFile:
+                return None
+            kept = backups.make_backup(self.path, self._now(), f"{reason}-undone")
+            atomic_write_bytes(self.path, raw, mode=stat.S_IMODE(self.path.stat().st_mode))
+            self._install(data, version, signature(self.path), lines if version == SCHEMA_VERSION else None)
+            with contextlib.suppress(OSError):  # now the database itself: an earlier replacement's is the newest
+                os.replace(backup, backup.with_name(f"{backup.name}-restored"))
+            return kept
+
+    def _replaced_backup(self, nothing_to_undo: Callable[[list[dict]], bool]) -> tuple[Path, bytes, str] | None:
+        """The backup `restore_replaced` may put back, its bytes and the replacement's reason; None when it may not.
+        A compaction raises the floor over changes made since (out of undo's reach, they would be lost),
+        and a later replacement by an older readlist (which kept this marker) makes a newer backup."""
+        meta = self._meta()
+        marker = meta.get(REPLACED)
+        if self._blocked or self._pending or self._dirty or not isinstance(marker, dict):
+            return None
+        if marker.get("floor") != meta.get(UNDO_FLOOR) or not nothing_to_undo(self.undoable_event_docs()):
+            return None
+        reason = str(marker.get("reason"))
+        newest = next((b for b in backups.backups(self.path) if b.name.endswith(f"-{reason}")), None)
+        if newest is None or newest.name != marker.get("backup"):
+            return None
+        try:
+            raw = newest.read_bytes()
+        except OSError:
+            return None
+        return (newest, raw, reason) if _digest(raw) == marker.get("sha256") else None
 
     def flush(self) -> bool:
         """Retry writing changes that failed to save. True when everything is on disk."""
@@ -179,3 +231,7 @@ class DatabaseFile(OpenedFile):
                 self._failed(exc)
             return False
         return reloaded or len(self.notices) > notices
+
+
+def _digest(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()

@@ -2,7 +2,8 @@
 
 `DatabaseFile` keeps this data in step with the disk; nothing here takes a lock or reads the file.
 The `meta` document holds the undo floor: log entries with ids up to it are not undone (older than
-a replacement or a compaction), and how many entries the last compaction of the log left.
+a replacement or a compaction), how many entries the last compaction of the log left, and which
+backup the last replacement made (with its digest and the floor it set).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .db_format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, D
 
 UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
 COMPACTED = "events_compacted"  # meta: how many log entries the last compaction left
+REPLACED = "replaced"  # meta: the backup the last replacement (a merge) made, to restore when it is undone
 
 
 class Records:

@@ -3,7 +3,8 @@
 Only the store writes the database: the merge runs inside `Store.locked()`, so the annotations
 and log it reads are the ones `Store.replace_all` then replaces in one atomic write, after a
 backup `NAME.bak-<time>-merge`. A running readlist notices the new file on its next change.
-Right after a merge there is nothing to undo (see `store`); restoring the backup takes it back.
+Right after a merge there is nothing to undo (see `store`); restoring the backup takes it back,
+as `Store.undo_merge` does once nothing changed since is left to undo.
 A dry run only reads: it opens no store, so it neither migrates nor repairs the database.
 """
 

@@ -13,8 +13,10 @@ re-attachments of moved papers are logged but not undoable.
 after a backup `NAME.bak-<time>-merge`. Undo does not reach across it: right after a merge
 `undo()` returns None ("nothing to undo"), because putting back the `before` values of changes
 logged earlier would overwrite what the merge settled; changes made after the merge undo as
-usual. The merge itself is taken back by restoring that backup. Undo also stops below the
-entries dropped when the log is compacted (`log_compaction`, once it holds over 10,000 entries).
+usual. The merge itself is taken back by restoring that backup: `undo_merge()` does it once
+nothing logged since the merge is left to undo (and the log was not compacted since). Undo also
+stops below the entries dropped when the log is compacted (`log_compaction`, once it holds over
+10,000 entries).
 """
 
 from __future__ import annotations
@@ -280,6 +282,14 @@ class Store:
             name = (name_of(pid) if name_of else None) or self.get(pid).label()
             return f"undid {first.describe()} on {cut_label(strip_control(name))!r}"
         return f"undid {first.describe()} on {len(plan.restore)} papers"
+
+    def undo_merge(self) -> Path | None:
+        """Take back the newest merge when it is the newest change left: nothing logged since it is left to
+        undo, by any list. The database goes back to the backup the merge made (restored under the lock, in one
+        atomic write); the merged one is kept as `NAME.bak-<time>-merge-undone`, returned. None when the merge
+        cannot be taken back so (then `merge_backup` may name the backup to copy by hand).
+        Raises filelock.Timeout or OSError when nothing was restored."""
+        return self._file.restore_replaced(lambda docs: plan_undo(docs) is None)
 
     def merge_backup(self) -> Path | None:
         """The backup the newest merge made (`NAME.bak-<time>-merge`) when that merge is where undo stops,
