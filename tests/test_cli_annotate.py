@@ -546,6 +546,15 @@ def test_a_paper_number_given_without_its_hash_is_told_how_to_write_it(run, tmp_
     assert numbered.exit_code == 2 and "give its id" in numbered.stderr and "4 characters" not in numbered.stderr
 
 
+@pytest.mark.parametrize(
+    "ref", ["#²", "#1²", "#" + "9" * 5000, "#0", "#000", "#4"], ids=["²", "1²", "5000 digits", "0", "000", "4 of 3"]
+)
+def test_a_paper_number_that_names_no_paper_is_one_line(run, ref):
+    result = run("star", ref)
+    assert result.exit_code == 2 and result.stderr.startswith(f"readlist: {ref!r}: ") and result.stderr.count("\n") == 1
+    assert run("star", "#0003").exit_code == 0 and run("show", "#3").stdout.count("★") == 1
+
+
 @pytest.mark.parametrize("kind", ["a text file", "a directory", "a path under a file"])
 def test_a_database_path_that_cannot_be_used_stops_each_command_with_one_line_naming_it(tmp_path, kind):
     thesis = tmp_path / "thesis.md"

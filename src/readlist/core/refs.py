@@ -19,11 +19,13 @@ def resolve(ref: str, papers: Sequence[Paper]) -> Paper:
     ref = ref.strip()
     if ref.startswith("#"):
         number = ref[1:]
-        if not number.isdigit():
+        if not number.isdecimal():  # the digits int() reads: not ² (a digit to isdigit), nor a sign
             raise RefError(f"{ref!r}: expected #N with N a paper number")
-        n = int(number)
-        if not 1 <= n <= len(papers):
-            raise RefError(f"{ref!r}: no paper #{n} (the list has {len(papers)})")
+        digits = number.lstrip("0")
+        # More digits than the list's size has is no paper (and int() refuses over 4300 of them).
+        n = int(digits) if digits and len(digits) <= len(str(len(papers))) else None
+        if n is None or n > len(papers):
+            raise RefError(f"{ref!r}: no paper #{digits or 0} (the list has {len(papers)})")
         return papers[n - 1]
     key = ref.lower()
     if not _HEX.fullmatch(key):
