@@ -155,6 +155,16 @@ def test_export_to_standard_output_by_name_writes_where_it_goes(env, tmp_path):
     assert proc.returncode == 0
 
 
+@pytest.mark.parametrize("number", ["99999999999999999999", "9" * 5000], ids=["20 digits", "5000 digits"])
+def test_export_to_a_descriptor_number_too_large_to_be_open_fails_in_one_line(env, number):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    for name in (f"/dev/fd/{number}", f"/proc/self/fd/{number}"):
+        result = run("export", "-o", name)
+        assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output[:300]
+        assert result.stderr.endswith(": cannot write (Bad file descriptor)\n")
+
+
 def test_export_never_writes_over_the_database_or_the_paper_file(env, tmp_path):
     papers, db, run = env
     Store(db).update(papers[0], starred=True)

@@ -336,13 +336,15 @@ _DESCRIPTOR_NAME = re.compile(r"/(?:dev/fd|proc/self/fd|proc/thread-self/fd|proc
 
 def descriptor_of(path: str | os.PathLike[str]) -> int | None:
     """The open file descriptor of this process that `path` names: /dev/stdout (1), /dev/stderr (2),
-    /dev/fd/N and /proc/self/fd/N (N), or 1 for any name of the file standard output goes to; else None."""
+    /dev/fd/N and /proc/self/fd/N (N, or -1 when N is too large to be open), or 1 for any name of the file
+    standard output goes to; else None."""
     name = os.fspath(path)
     if name in _STANDARD_STREAMS:
         return _STANDARD_STREAMS[name]
     match = _DESCRIPTOR_NAME.fullmatch(name)
     if match and match["pid"] in (None, str(os.getpid())):
-        return int(match["fd"])
+        digits = match["fd"].lstrip("0") or "0"
+        return int(digits) if len(digits) <= 9 else -1  # past any descriptor: writing it fails with EBADF
     try:
         return 1 if os.path.samestat(os.stat(name), os.fstat(1)) else None
     except OSError:  # no such file, or no standard output
