@@ -235,3 +235,42 @@ def test_chinese_title_lines_and_wrapped_chinese_abstracts(write_file):
     assert not plain.has_titles
     assert plain.papers[0].text == abstract
     assert plain.papers[0].id == read_papers(write_file(f"{abstract}\n\n{other}")).papers[0].id
+
+
+def test_an_endless_stream_of_nul_bytes_is_refused_as_binary_at_once(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "zero"
+    os.mkfifo(fifo)
+    written = []
+
+    def write_zeros():  # as /dev/zero would, but ending after 256 MB
+        try:
+            with open(fifo, "wb") as out:
+                for _ in range(256):
+                    out.write(bytes(1 << 20))
+                    written.append(1)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write_zeros)
+    writer.start()
+    with pytest.raises(ReadError, match="looks like a binary file"):
+        read_papers(fifo)
+    writer.join()
+    assert len(written) < 256  # the reader stopped early (before: it read all, so /dev/zero never ended)
+
+
+def test_a_pipe_is_read_to_its_end(tmp_path):
+    import os
+    import threading
+
+    fifo = tmp_path / "papers"
+    os.mkfifo(fifo)
+    text = "Papers\n\n" + "\n\n".join(f"We study problem number {n} in depth." for n in range(3000))
+    writer = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"))
+    writer.start()
+    papers = read_papers(fifo)
+    writer.join()
+    assert len(papers) == 3000  # more than one chunk

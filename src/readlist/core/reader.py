@@ -5,9 +5,11 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import stat
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
+from typing import BinaryIO
 
 from .paper import Paper, PaperList
 from .paths import unreadable
@@ -56,9 +58,22 @@ def read_bytes(path: Path) -> bytes:
         if path.is_dir():  # open() on a directory fails differently on each system
             raise IsADirectoryError(path)
         with open(path, "rb") as handle:
-            return handle.read()
+            if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return handle.read()
+            return _read_stream(handle)
     except OSError as exc:
         raise ReadError(unreadable(path, exc, "paper file")) from None
+
+
+def _read_stream(handle: BinaryIO) -> bytes:
+    """A device or a pipe, read to its end, or to the first chunk holding a NUL byte (which makes it
+    binary): `--papers /dev/zero` stops at once instead of filling the memory."""
+    chunks = []
+    while chunk := handle.read(1 << 20):
+        chunks.append(chunk)
+        if b"\0" in chunk:
+            break
+    return b"".join(chunks)
 
 
 def is_header(paragraph: str) -> bool:
