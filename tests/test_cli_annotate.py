@@ -583,3 +583,10 @@ def test_a_database_link_into_a_folder_that_is_gone_is_refused_and_the_folder_no
     assert CliRunner().invoke(cli, ["--db", str(fresh), "star", "#1"]).exit_code == 0 and fresh.is_file()
     (tmp_path / "unmounted" / "sync").mkdir(parents=True)  # mounted again
     assert CliRunner().invoke(cli, ["--db", str(link), "star", "#1"]).exit_code == 0 and target.is_file()
+
+
+@pytest.mark.parametrize("option", ["--db", "--papers"])
+def test_an_empty_path_is_refused_rather_than_falling_back_to_the_users_own_files(tmp_path, option):
+    result = CliRunner().invoke(cli, [option, "", "star", "#1"], env={"READLIST_DB": str(tmp_path / "db.json")})
+    assert result.exit_code == 2 and result.stderr == f"readlist: {option} is given an empty path\n"
+    assert not (tmp_path / "db.json").exists()

@@ -63,6 +63,9 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
 
     With no command, opens the reading list in the terminal UI.
     """
+    for option, value in (("--papers", papers_path), ("--db", db_path)):
+        if value == "":  # `--db "$DB"` with DB unset: never fall back to the user's own files
+            fail(f"{option} is given an empty path")
     ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding)
     if ctx.invoked_subcommand is None:
         from .tui_command import run_tui
