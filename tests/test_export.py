@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
+import stat
 
 import bibtexparser
 import pytest
@@ -307,3 +309,19 @@ def test_markdown_headings_keep_a_trailing_hash():
         text = export([paper], {paper.id: Note(paper.id, title=title)}, "md")
         assert shown + "\n" in text
     assert export([], {}, "md").startswith("# Reading notes\n")
+
+
+def test_an_export_forced_over_a_file_keeps_that_files_permissions(tmp_path):
+    kept = tmp_path / "notes.md"
+    kept.write_text("old")
+    kept.chmod(0o440)
+    write_atomic(kept, "new", force=True)
+    assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o440  # before: 0o644
+    fresh = write_atomic(tmp_path / "fresh.md", "x")
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

@@ -8,6 +8,7 @@ import io
 import json
 import os
 import re
+import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -381,10 +382,18 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
         target = target.resolve()  # write the file the link points to; the link stays
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
-    umask = os.umask(0)
-    os.umask(umask)
-    try:  # an export is the user's file: usual permissions, and no directories made up for it
-        atomic_write_bytes(target, data, mode=0o666 & ~umask, overwrite=force, make_dir=False)
+    try:  # an export is the user's file: its permissions kept (else the usual ones), and no directories made up
+        atomic_write_bytes(target, data, mode=_mode_for(target), overwrite=force, make_dir=False)
     except FileExistsError:
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
     return target
+
+
+def _mode_for(target: Path) -> int:
+    """The permissions of the file `target` replaces (a read-only one stays read-only), else the umask's."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
