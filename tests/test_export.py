@@ -13,15 +13,8 @@ import bibtexparser
 import pytest
 
 from readlist.core.annotation import Annotation as Note
-from readlist.core.export import (
-    _BIBTEX_ESCAPES,
-    CSV_FIELDS,
-    ExportExistsError,
-    bibtex_url,
-    export,
-    select,
-    write_atomic,
-)
+from readlist.core.export import _BIBTEX_ESCAPES, CSV_FIELDS, bibtex_url, export, select
+from readlist.core.export_files import ExportExistsError, write_atomic
 from readlist.core.paper import Paper
 
 TRICKY_NOTE = 'Compare with "FastDiff", section 3.\nSecond line, with commas; and {braces}, 100% & $x_1$\n\n- a list'

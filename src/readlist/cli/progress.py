@@ -9,16 +9,8 @@ import click
 from filelock import Timeout
 
 from ..core.annotation import title_of
-from ..core.export import (
-    FORMATS,
-    ExportExistsError,
-    descriptor_of,
-    export,
-    format_for,
-    own_file,
-    select,
-    write_atomic,
-)
+from ..core.export import FORMATS, export, format_for, select
+from ..core.export_files import ExportExistsError, descriptor_of, own_file, write_atomic
 from ..core.merge_db import MergeError, merge_database
 from ..core.related import RelatedIndex
 from ..core.search import QueryError

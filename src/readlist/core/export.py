@@ -1,21 +1,19 @@
-"""Exporting papers with their annotations: Markdown notes, JSON, CSV and BibTeX; atomic file writes."""
+"""Exporting papers with their annotations: Markdown notes, JSON, CSV and BibTeX. Writing the result to a
+file is `export_files`'s."""
 
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import json
 import os
 import re
-import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from .annotation import title_of
-from .atomic_files import atomic_write_bytes
 from .paper import Paper
 from .search import QueryError, SearchIndex
 from .text import has_escape, strip_control
@@ -32,10 +30,6 @@ EXTENSION_FORMATS = {
 }
 TAG_SEPARATOR = "; "
 JSON_VERSION = 1
-
-
-class ExportExistsError(FileExistsError):
-    """The target file exists and overwriting was not asked for."""
 
 
 def format_for(path: str | os.PathLike[str]) -> str | None:
@@ -298,102 +292,3 @@ def export(papers: Sequence[Paper], annotations: Mapping[str, Any], fmt: str) ->
     except KeyError:
         raise ValueError(f"unknown export format {fmt!r} (choose from {', '.join(FORMATS)})") from None
     return writer(papers, annotations)
-
-
-def own_file(path: str | os.PathLike[str], database: Path, papers: Path | None = None) -> str | None:
-    """What `path` is when it is one of readlist's own files, which an export never replaces (not even when
-    told to overwrite): the database, its lock file, a copy of it kept beside it, or the paper file read.
-    None for any other file. A link to one of them, or another name of it, counts as that file.
-    """
-    db = Path(os.path.realpath(database))
-    if _names(path, db):
-        return "the annotation database"
-    if _names(path, db.with_name(db.name + ".lock")):
-        return "the annotation database's lock file"
-    real = Path(os.path.realpath(path))
-    if real.parent == db.parent and real.name.startswith((f"{db.name}.bak-", f"{db.name}.corrupt-")):
-        return "a copy of the annotation database kept beside it"
-    if papers is not None and _names(path, Path(os.path.realpath(papers))):
-        return "the paper file being read"
-    return None
-
-
-def _names(path: str | os.PathLike[str], real: Path) -> bool:
-    """`path` leads to the file whose resolved name is `real`: by its own resolved name, or (a hard link,
-    /dev/fd/N) by being the same file on disk."""
-    if Path(os.path.realpath(path)) == real:
-        return True
-    try:
-        return os.path.samefile(path, real)
-    except OSError:  # either does not exist
-        return False
-
-
-# Names of this process's open files. Opening one would start a new file description: it would truncate a file
-# standard output appends to (`>> notes`), and resolving it leads to names such as pipe:[1234] that do not exist.
-_STANDARD_STREAMS = {"/dev/stdin": 0, "/dev/stdout": 1, "/dev/stderr": 2}
-_DESCRIPTOR_NAME = re.compile(r"/(?:dev/fd|proc/self/fd|proc/thread-self/fd|proc/(?P<pid>[0-9]+)/fd)/(?P<fd>[0-9]+)")
-
-
-def descriptor_of(path: str | os.PathLike[str]) -> int | None:
-    """The open file descriptor of this process that `path` names: /dev/stdout (1), /dev/stderr (2),
-    /dev/fd/N and /proc/self/fd/N (N, or -1 when N is too large to be open), or 1 for any name of the file
-    standard output goes to; else None."""
-    name = os.fspath(path)
-    if name in _STANDARD_STREAMS:
-        return _STANDARD_STREAMS[name]
-    match = _DESCRIPTOR_NAME.fullmatch(name)
-    if match and match["pid"] in (None, str(os.getpid())):
-        digits = match["fd"].lstrip("0") or "0"
-        return int(digits) if len(digits) <= 9 else -1  # past any descriptor: writing it fails with EBADF
-    try:
-        return 1 if os.path.samestat(os.stat(name), os.fstat(1)) else None
-    except OSError:  # no such file, or no standard output
-        return None
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -> Path:
-    """Write `text` (UTF-8, line endings as given) so readers see the old file or the new one, never half.
-
-    Without `force` an existing file is left alone and ExportExistsError is raised, also when
-    the file appears while writing. Nothing is replaced, so `force` is not needed, when `path` names an open
-    file of this process (see descriptor_of), written through its descriptor, or a file that is not a
-    regular one (a pipe, a terminal), written into.
-    """
-    data = text.encode("utf-8")
-    fd = descriptor_of(path)
-    if fd is not None:
-        _write_all(fd, data)
-        return Path(path)
-    target = Path(path)
-    if target.is_dir():
-        raise IsADirectoryError(errno.EISDIR, "is a directory", str(target))
-    if target.exists() and not target.is_file():
-        with open(target, "wb") as stream:
-            stream.write(data)
-        return target
-    if target.is_symlink():
-        target = target.resolve()  # write the file the link points to; the link stays
-    if not force and os.path.lexists(target):
-        raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
-    try:  # an export is the user's file: its permissions kept (else the usual ones), and no directories made up
-        atomic_write_bytes(target, data, mode=_mode_for(target), overwrite=force, make_dir=False)
-    except FileExistsError:
-        raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
-    return target
-
-
-def _mode_for(target: Path) -> int:
-    """The permissions of the file `target` replaces (a read-only one stays read-only), else the umask's."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask

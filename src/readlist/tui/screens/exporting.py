@@ -26,7 +26,8 @@ class ExportingMixin:
         return view.positions if view.full_matches is None else view.positions[: view.full_matches]
 
     def _export(self, choice, filtered: bool, force: bool = False) -> None:
-        from ...core.export import ExportExistsError, export, own_file, select, write_atomic
+        from ...core.export import export, select
+        from ...core.export_files import ExportExistsError, own_file, write_atomic
         from .confirm import ConfirmScreen
 
         if choice is None:
