@@ -316,7 +316,7 @@ async def test_saving_tags_keeps_tags_added_elsewhere_while_the_dialog_was_open(
         await pilot.press("t")
         await pilot.pause()
         Store(tmp_path / "db.json").change_tags(paper, ["fromcli"])  # `readlist tag '#1' +fromcli` meanwhile
-        await pilot.press("end", "backspace", "backspace", *"ML rl", "enter")  # ml -> ML, rl added
+        await pilot.press("end", "backspace", "backspace", "backspace", *"ML rl", "enter")  # ml -> ML, rl added
         await settle(pilot)
         assert current(app)[1].tags == ("theory", "fromcli", "ML", "rl")
         await pilot.press("t")
@@ -338,15 +338,27 @@ async def test_tags_holding_a_space_or_a_comma_survive_the_dialog(app):
         app.store.set_tags(paper, ["c,d", "two words"])  # as `readlist tag '#1' c,d 'two words'` makes them
         await pilot.press("t")
         await pilot.pause()
-        assert app.screen.query_one("#tags-input").value == '"c,d" "two words"'
+        assert app.screen.query_one("#tags-input").value == '"c,d" "two words" '
         await pilot.press("enter")  # saved unchanged
         await settle(pilot)
         assert current(app)[1].tags == ("c,d", "two words")
         await pilot.press("t")
         await pilot.pause()
-        await pilot.press("end", *" new", "enter")
+        await pilot.press(*"new", "enter")
         await settle(pilot)
         assert current(app)[1].tags == ("c,d", "two words", "new")
+
+
+async def test_typing_in_the_tags_dialog_adds_to_the_tags_it_shows(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t", *"alpha beta", "enter")
+        await settle(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"gamma", "enter")  # before: the shown tags were selected, and typing replaced them
+        await settle(pilot)
+        assert current(app)[1].tags == ("alpha", "beta", "gamma")
 
 
 async def test_tags_that_do_not_fit_the_row_end_with_an_ellipsis(app):

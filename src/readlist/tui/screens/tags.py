@@ -58,8 +58,10 @@ class TagsScreen(Dialog[list[str] | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="tags-dialog", classes="dialog"):
             yield Static(paper_heading("Tags", self.paper_title), classes="dialog-title")
+            shown = format_tags(self.tags)
             yield Input(
-                format_tags(self.tags),
+                f"{shown} " if shown else "",  # the cursor after a space: typing adds a tag, never replaces them
+                select_on_focus=False,
                 placeholder="tags separated by spaces",
                 id="tags-input",
                 suggester=LastWordSuggester(self.known),
@@ -69,7 +71,7 @@ class TagsScreen(Dialog[list[str] | None]):
             yield Static("Enter save · → accept completion · Esc cancel", classes="dialog-hint")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.value == format_tags(self.tags):
+        if event.value.strip() == format_tags(self.tags):
             self.dismiss(list(self.tags))  # saved as shown: nothing changes, whatever a tag holds
         else:
             self.dismiss(parse_tags(event.value))
