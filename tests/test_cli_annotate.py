@@ -590,3 +590,9 @@ def test_an_empty_path_is_refused_rather_than_falling_back_to_the_users_own_file
     result = CliRunner().invoke(cli, [option, "", "star", "#1"], env={"READLIST_DB": str(tmp_path / "db.json")})
     assert result.exit_code == 2 and result.stderr == f"readlist: {option} is given an empty path\n"
     assert not (tmp_path / "db.json").exists()
+
+
+def test_a_title_with_a_backslash_is_quoted_as_written_in_undo_and_log(run):
+    run("title", "#1", "It's", "a", r"\emph", "test")
+    assert run("undo").stdout == "undid title → \"It's a \\emph test\" on 'Sparse routing for attention'\n"
+    assert "title → \"It's a \\emph test\"" in run("log").stdout  # before: 'It\'s a \\\\emph test'

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .text import normalize_ws, strip_control
+from .text import normalize_ws, quoted, strip_control
 
 STATUSES = ("unread", "reading", "read")
 EDITABLE = ("starred", "status", "tags", "note", "title")
@@ -100,7 +100,9 @@ class Event:
             return "tags " + (" ".join(diff) if diff else "reordered")
         if self.action == "title":
             title = self.after.get("title")
-            return f"title → {cut_label(strip_control(title), 40)!r}" if title else "title: back to the paper's own"
+            if not title:
+                return "title: back to the paper's own"
+            return f"title → {quoted(cut_label(strip_control(title), 40))}"
         if self.action == "reattach":
             return f"re-attached from {self.before.get('id')} to {self.after.get('id')}"
         if self.action == "move":  # `readlist reattach`: annotations moved by hand from a missing paper

@@ -36,7 +36,7 @@ from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, di
 from .database import DatabaseFile
 from .paper import Paper, PaperList
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
-from .text import strip_control
+from .text import quoted, strip_control
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
 
@@ -280,7 +280,7 @@ class Store:
             # Named now, by the title it shows after the undo: an undone title is not the paper's name.
             pid = next(iter(plan.restore))
             name = (name_of(pid) if name_of else None) or self.get(pid).label()
-            return f"undid {first.describe()} on {cut_label(strip_control(name))!r}"
+            return f"undid {first.describe()} on {quoted(cut_label(strip_control(name)))}"
         return f"undid {first.describe()} on {len(plan.restore)} papers"
 
     def undo_merge(self) -> Path | None:
@@ -394,7 +394,7 @@ class Store:
 def _reattached_message(paper: Paper, ann: Annotation) -> str:
     """Names the paper as the list shows it: its number and title (the user's own, carried over, or the paper's)."""
     title = cut_label(strip_control(title_of(paper, ann)))
-    return f"re-attached the annotations of #{paper.index} {title!r} (its text changed; now id {paper.id})"
+    return f"re-attached the annotations of #{paper.index} {quoted(title)} (its text changed; now id {paper.id})"
 
 
 def _orphans_message(count: int, papers: PaperList) -> str:

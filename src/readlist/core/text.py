@@ -95,6 +95,11 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
     return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
 
 
+def quoted(text: str) -> str:
+    """`text` in quotes for a message, as written: 'a \\emph b' stays one backslash (repr doubled it)."""
+    return f'"{text}"' if "'" in text and '"' not in text else f"'{text}'"
+
+
 def has_escape(text: str) -> bool:
     """Whether `text` may hold a terminal escape sequence (an ESC); quick on plain text."""
     return "\x1b" in text

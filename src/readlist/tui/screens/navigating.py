@@ -10,6 +10,7 @@ from textual.worker import get_current_worker
 
 from ...core.annotation import title_of
 from ...core.paper import Paper
+from ...core.text import quoted
 from ..widgets.detail import DetailPane
 from ..widgets.detail_body import DetailBody
 from ..widgets.paper_list import PaperList
@@ -30,7 +31,7 @@ class ViewBefore:
 
     def describe(self) -> str:
         """'Search 'gnn' and the starred filter', for the message saying they were cleared."""
-        parts = [f"Search {self.search.strip()!r}"] if self.search.strip() else []
+        parts = [f"Search {quoted(self.search.strip())}"] if self.search.strip() else []
         if self.quick_filter != "all":
             parts.append(f"the {self.quick_filter} filter")
         return " and ".join(parts) if parts else "The view"
