@@ -455,6 +455,10 @@ async def test_space_marks_read_and_moves_on_and_N_finds_next_unread(app):
         await settle(pilot)
         await pilot.press("g", "N")
         assert app.main_screen.paper_list.cursor == 3
+        await pilot.press("G", "3", "N")  # the last paper read: N goes round to the first unread from the top
+        await settle(pilot)
+        assert app.main_screen.paper_list.cursor == 3
+        assert any(n.message.startswith("No unread paper below") for n in app._notifications)
 
 
 async def test_progress_screen(app):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import webbrowser
 from dataclasses import dataclass
+from itertools import chain
 
 from textual import work
 from textual.worker import get_current_worker
@@ -115,14 +116,18 @@ class NavigatingMixin:
         self.notify(f"Filter: {self.quick_filter}", timeout=1.5)
 
     def action_next_unread(self) -> None:
+        """The next unread paper below, else (saying so) the first one from the top, as newsreaders wrap."""
         papers_list = self.paper_list
         store = self.app.store
-        for row in range(papers_list.cursor + 1, papers_list.row_count):
+        start = papers_list.cursor
+        for row in chain(range(start + 1, papers_list.row_count), range(min(start, papers_list.row_count))):
             position = papers_list.position_at(row)
             if position is not None and store.get(self.papers.papers[position].id).status == "unread":
                 papers_list.cursor = row
+                if row < start:
+                    self.notify("No unread paper below: back to the first from the top", timeout=2)
                 return
-        self.notify("No more unread papers in this view", timeout=2)
+        self.notify("No other unread papers in this view", timeout=2)
 
     def jump_to(self, position: int) -> None:
         """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back."""
