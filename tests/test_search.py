@@ -138,6 +138,14 @@ def test_excluded_word_and_phrase(index):
     assert full(index, 'diffusion -"protein design"') == [5]
 
 
+def test_an_excluded_common_word_excludes_the_papers_that_hold_it(index, papers):
+    # stopwords are not indexed; before, excluding one excluded nothing
+    assert full(index, "diffusion -the") == [6]
+    assert full(index, "-the") == [0, 2, 3, 4, 6]
+    assert 6 in full(index, "-with") and not {3, 4} & set(full(index, "-with"))  # "without" is another word
+    assert full(index, "diffusion -the", annotations={papers[6].id: Note(note="see the appendix")}) == []
+
+
 def test_title_field_matches_the_title_the_list_shows(index, papers):
     # Without title lines in the file, title: looks at the derived title, as shown in the list.
     assert papers[0].title == "Message passing on large graphs"

@@ -12,7 +12,7 @@ from .matching import EXACT, FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
 from .query import Query, Term
 from .search_marks import Highlighter
 from .search_notes import Annotated, flag_docs, note_hits, note_phrase
-from .tokens import fold, split_words
+from .tokens import STOPWORDS, fold, split_words
 
 if TYPE_CHECKING:
     from .search import SearchIndex
@@ -46,6 +46,8 @@ class Evaluation:
 
     def add_words(self, term: Term, title_only: bool = False) -> None:
         index = self.index
+        if term.negated and not title_only:
+            self._exclude_common_words(term.value)
         for matcher in matchers(term.value, term.prefix):
             if term.negated:
                 exact = matcher.exact
@@ -96,6 +98,13 @@ class Evaluation:
                 scoring.variants[tid] = max(scoring.variants.get(tid, 0.0), NEAREST)
                 self.word_sets[n] |= docs
             self.marks.words.append(joined)
+
+    def _exclude_common_words(self, text: str) -> None:
+        """`-the`: the stopwords among excluded words, which the matchers leave out, are looked for in the texts."""
+        for word in split_words(fold(text)):
+            if word in STOPWORDS:
+                self.excluded |= self.index.common_word_docs(word)
+                self.excluded |= {pos for pos, ann in self.annotated.items() if word in ann.words}
 
     def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:
         words = tuple(split_words(fold(term.value)))

@@ -3,6 +3,7 @@ title), a phrase in a row, a word read as two. A part of `SearchIndex`, kept apa
 
 from __future__ import annotations
 
+import re
 import threading
 from array import array
 from collections.abc import Mapping
@@ -151,6 +152,20 @@ class FieldLookups:
             if head not in STOPWORDS and tail not in STOPWORDS and stem(head) in ids and stem(tail) in ids:
                 out.append((head, tail))
         return out
+
+    @cached_property
+    def _common_words(self) -> dict[str, frozenset[int]]:
+        return {}
+
+    def common_word_docs(self, word: str) -> frozenset[int]:
+        """Papers whose abstract (or title line) holds `word`, one of the stopwords the index leaves out: found
+        by reading the texts (once per word), which only excluding such a word (`-the`, `-not`) needs."""
+        if word not in self._common_words:
+            found = re.compile(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", re.IGNORECASE).search
+            papers = self.papers
+            docs = frozenset(n for n, paper in enumerate(papers) if found(paper.text) or found(paper.file_title or ""))
+            self._common_words[word] = docs
+        return self._common_words[word]
 
     def phrase_docs(
         self, words: list[str], title_only: bool, most: int | None = None, cancelled: threading.Event | None = None
