@@ -588,8 +588,16 @@ def test_a_database_link_into_a_folder_that_is_gone_is_refused_and_the_folder_no
 @pytest.mark.parametrize("option", ["--db", "--papers"])
 def test_an_empty_path_is_refused_rather_than_falling_back_to_the_users_own_files(tmp_path, option):
     result = CliRunner().invoke(cli, [option, "", "star", "#1"], env={"READLIST_DB": str(tmp_path / "db.json")})
-    assert result.exit_code == 2 and result.stderr == f"readlist: {option} is given an empty path\n"
+    assert result.exit_code == 2
+    assert result.stderr == f"readlist: invalid value for '{option}': an empty path (see readlist --help)\n"
     assert not (tmp_path / "db.json").exists()
+
+
+def test_an_empty_output_or_merge_path_is_named_as_such(run):
+    export = run("export", "-o", "")
+    assert export.exit_code == 2 and "'-o' / '--output': an empty path" in export.stderr  # before: "is a directory"
+    merge = run("merge", "")
+    assert merge.exit_code == 2 and "'OTHER': an empty path" in merge.stderr
 
 
 def test_a_title_with_a_backslash_is_quoted_as_written_in_undo_and_log(run):

@@ -12,6 +12,7 @@ import click
 from .context import Context, fail
 from .lazy import LazyGroup
 from .output import tolerate_unencodable_output
+from .usage_errors import GivenPath
 
 COMMANDS = {
     "list": "papers:list_command",
@@ -43,7 +44,7 @@ COMMANDS = {
     "--papers",
     "papers_path",
     envvar="READLIST_PAPERS",
-    type=click.Path(dir_okay=True, path_type=str),
+    type=GivenPath(dir_okay=True, path_type=str),
     default=None,
     help="Paper file to open (default: the bundled ICML 2025 list). Env: READLIST_PAPERS.",
 )
@@ -51,7 +52,7 @@ COMMANDS = {
     "--db",
     "db_path",
     envvar="READLIST_DB",
-    type=click.Path(path_type=str, readable=False),  # an unreadable database is our one-line error, not a usage error
+    type=GivenPath(path_type=str, readable=False),  # an unreadable database is our one-line error, not a usage error
     default=None,
     help="Annotation database (default: readlist.json in the user data directory). Env: READLIST_DB.",
 )
@@ -63,9 +64,6 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
 
     With no command, opens the reading list in the terminal UI.
     """
-    for option, value in (("--papers", papers_path), ("--db", db_path)):
-        if value == "":  # `--db "$DB"` with DB unset: never fall back to the user's own files
-            fail(f"{option} is given an empty path")
     ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding)
     if ctx.invoked_subcommand is None:
         from .tui_command import run_tui

@@ -20,6 +20,7 @@ from ..core.title_cache import derive_all
 from .context import Context, fail
 from .output import echo_json, fits_stdout
 from .search import annotations_of, titles_for
+from .usage_errors import GivenPath
 
 BAR_WIDTH = 30
 _SPARKS = " ▁▂▃▄▅▆▇█"
@@ -83,7 +84,7 @@ def stats_command(ctx: Context, as_json: bool) -> None:
 )
 @click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
 @click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
-@click.option("-o", "--output", type=click.Path(path_type=str), default=None, help="Write to FILE (- for stdout).")
+@click.option("-o", "--output", type=GivenPath(path_type=str), default=None, help="Write to FILE (- for stdout).")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @click.pass_obj
 def export_command(
@@ -171,7 +172,7 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
 
 
 @click.command("merge")
-@click.argument("other", type=click.Path(path_type=str))
+@click.argument("other", type=GivenPath(path_type=str))
 @click.option("--dry-run", is_flag=True, help="Print what would change; write nothing.")
 @click.pass_obj
 def merge_command(ctx: Context, other: str, dry_run: bool) -> None:

@@ -1,4 +1,5 @@
-"""Mistakes on the command line as one line, as readlist's own errors are (click prints four)."""
+"""Mistakes on the command line as one line, as readlist's own errors are (click prints four), and a path
+parameter that refuses an empty path."""
 
 from __future__ import annotations
 
@@ -35,3 +36,13 @@ def one_line_usage_errors() -> Iterator[None]:
         raise
     except click.UsageError as error:
         raise OneLineUsageError(error) from error
+
+
+class GivenPath(click.Path):
+    """A path that must not be empty: `--db "$DB"` with DB unset must not fall back to the user's own database,
+    and `-o ""` is no file name."""
+
+    def convert(self, value, param, ctx):
+        if value == "":
+            self.fail("an empty path", param, ctx)
+        return super().convert(value, param, ctx)
