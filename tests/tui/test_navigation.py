@@ -405,3 +405,16 @@ async def test_the_last_paper_is_scrolled_into_view_on_start(tmp_path):
         await pilot.resize_terminal(60, 12)
         await settle(pilot)
         assert cursor_row_on_screen(app.main_screen.paper_list)
+
+
+async def test_the_palette_lists_quit_once(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"quit")
+        await pilot.pause(0.5)
+        from textual.command import CommandList
+
+        shown = [str(option.prompt) for option in app.screen.query_one(CommandList).options]
+        assert sum("Quit" in line for line in shown) == 1, shown  # before: readlist's and Textual's own

@@ -30,6 +30,10 @@ class ReadlistApp(App):
     TITLE = "readlist"
     COMMANDS = App.COMMANDS | {ActionCommands, PaperCommands}
 
+    def get_system_commands(self, screen):
+        """Textual's own commands, but Quit: the palette already lists readlist's (q), which it runs too."""
+        return (command for command in super().get_system_commands(screen) if command.title != "Quit")
+
     def __init__(
         self,
         papers: PaperList,
