@@ -604,3 +604,9 @@ def test_a_title_with_a_backslash_is_quoted_as_written_in_undo_and_log(run):
     run("title", "#1", "It's", "a", r"\emph", "test")
     assert run("undo").stdout == "undid title → \"It's a \\emph test\" on 'Sparse routing for attention'\n"
     assert 'title → "It\'s a \\emph test"' in run("log").stdout  # before: 'It\'s a \\\\emph test'
+
+
+def test_an_error_quoting_a_huge_argument_stays_a_short_line(run):
+    result = run("show", "x" + "ab" * 5000)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert len(result.stderr) < 500 and " … " in result.stderr  # before: all 10,001 characters repeated

@@ -21,8 +21,13 @@ from ..core.refs import RefError, resolve
 EXIT_USAGE = 2
 
 
+MESSAGE_MAX = 400  # characters of an error line; a huge argument quoted in it is cut in the middle
+
+
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """One line on stderr, a non-zero exit, no traceback."""
+    if len(message) > MESSAGE_MAX:
+        message = f"{message[: MESSAGE_MAX - 120]} … {message[-100:]}"
     click.echo(f"readlist: {message}", err=True)
     sys.exit(code)
 
