@@ -551,7 +551,8 @@ def test_a_paper_number_given_without_its_hash_is_told_how_to_write_it(run, tmp_
 )
 def test_a_paper_number_that_names_no_paper_is_one_line(run, ref):
     result = run("star", ref)
-    assert result.exit_code == 2 and result.stderr.startswith(f"readlist: {ref!r}: ") and result.stderr.count("\n") == 1
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"readlist: {ref!r}: "[:200])  # a huge ref is cut short
     assert run("star", "#0003").exit_code == 0 and run("show", "#3").stdout.count("★") == 1
 
 

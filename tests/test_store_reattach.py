@@ -139,7 +139,7 @@ def test_undo_before_a_reattachment_follows_the_new_id(tmp_path):
 
 
 def test_lost_annotations_that_matched_nothing_are_not_searched_again_for_the_same_list(tmp_path, monkeypatch):
-    import readlist.core.store as store_module
+    import readlist.core.reconcile as reconcile_module
 
     texts = real_abstracts(4)
     db = tmp_path / "readlist.json"
@@ -150,10 +150,10 @@ def test_lost_annotations_that_matched_nothing_are_not_searched_again_for_the_sa
     def no_search(*args, **kwargs):
         raise AssertionError("searched again")
 
-    matcher = store_module.Matcher
-    monkeypatch.setattr(store_module, "Matcher", no_search)
+    matcher = reconcile_module.Matcher
+    monkeypatch.setattr(reconcile_module, "Matcher", no_search)
     assert Store(db).reconcile(shorter) == ["1 annotated paper(s) are not in <text>; kept under missing papers"]
-    monkeypatch.setattr(store_module, "Matcher", matcher)
+    monkeypatch.setattr(reconcile_module, "Matcher", matcher)
     assert Store(db).reconcile(parse_text("\n\n".join(texts[1:3]))) == [  # another list: searched again
         "1 annotated paper(s) are not in <text>; kept under missing papers"
     ]

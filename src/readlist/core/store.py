@@ -31,11 +31,11 @@ from pathlib import Path
 from typing import Any
 
 from . import backups
-from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of, title_of
-from .changes import MOVE, REATTACH, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
+from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
+from .changes import MOVE, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
 from .database import DatabaseFile
 from .paper import Paper, PaperList
-from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
+from .reconcile import carried, reconcile_change
 from .text import quoted, strip_control
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
@@ -185,8 +185,8 @@ class Store:
                 raise ValueError(f"{old_id}: no annotations to move")
             if not target.is_default:
                 raise ValueError(f"#{paper.index} has annotations of its own; move onto an untouched paper")
-            moved = {key: value for key, value in _carried(source).items() if key in EDITABLE}
-            cleared = {key: value for key, value in _carried(Annotation(old_id)).items() if key in EDITABLE}
+            moved = {key: value for key, value in carried(source).items() if key in EDITABLE}
+            cleared = {key: value for key, value in carried(Annotation(old_id)).items() if key in EDITABLE}
             change = self._changes_for([(paper, moved), (_Missing(old_id), cleared)])
             if change is not None and source.read_at:  # read then, not now
                 change.sets[paper.id]["read_at"] = source.read_at
@@ -334,47 +334,10 @@ class Store:
         messages: list[str] = []
 
         def build():
-            now, group = iso(self._now()), uuid.uuid4().hex[:12]
-            change = Change()
-            annotations = self.all()
-            lost = [ann for pid, ann in annotations.items() if pid not in by_id and not ann.is_default]
-            matcher, searched = None, None
-            if lost:
-                searched = search_key(papers.papers, annotations, [(ann.id, ann.snippet) for ann in lost])
-                if found_nothing_before(searched):  # the same papers, the same lost annotations: no match
-                    if not quiet_repeats:
-                        messages.append(_orphans_message(len(lost), papers))
-                    lost, searched = [], None
-                else:
-                    untouched = [p for p in papers.papers if p.id not in annotations or annotations[p.id].is_default]
-                    matcher = Matcher({p.id: snippet_of(p.text) for p in untouched})
-            orphans = 0
-            for ann in lost:
-                new = matcher.find(ann.snippet)
-                if new is None:
-                    orphans += 1
-                    continue
-                matcher.claim(new)
-                if new in annotations:  # an emptied record of its own (starred, then not): filled, not renamed
-                    change.sets[new] = _carried(ann) | {"snippet": snippet_of(by_id[new].text)}
-                    change.sets[ann.id] = _carried(Annotation(ann.id))
-                else:
-                    change.renames.append((ann.id, new))
-                    change.sets[new] = {"snippet": snippet_of(by_id[new].text)}
-                change.events.append(
-                    {"time": now, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
-                    | {"group": group}
-                )
-                messages.append(_reattached_message(by_id[new], ann))
-            for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
-                if pid in by_id and ann.snippet != (snippet := snippet_of(by_id[pid].text)):
-                    change.sets.setdefault(pid, {})["snippet"] = snippet
-            if orphans:
-                messages.append(_orphans_message(orphans, papers))
-            if searched is not None and not any(event["action"] == REATTACH for event in change.events):
-                remember_nothing_found(searched)
+            change, said = reconcile_change(self.all(), papers, self._now(), quiet_repeats)
+            messages.extend(said)
             self._paper_ids = frozenset(by_id)
-            return None, (change if change.sets or change.renames else None)
+            return None, change
 
         self._file.commit(build) if self._needs_reconcile(by_id) else self._remember(by_id)
         return messages
@@ -391,16 +354,6 @@ class Store:
             self._paper_ids = frozenset(by_id)
 
 
-def _reattached_message(paper: Paper, ann: Annotation) -> str:
-    """Names the paper as the list shows it: its number and title (the user's own, carried over, or the paper's)."""
-    title = cut_label(strip_control(title_of(paper, ann)))
-    return f"re-attached the annotations of #{paper.index} {quoted(title)} (its text changed; now id {paper.id})"
-
-
-def _orphans_message(count: int, papers: PaperList) -> str:
-    return f"{count} annotated paper(s) are not in {papers.name}; kept under missing papers"
-
-
 def _event_doc(event: Event | dict) -> dict:
     if isinstance(event, dict):
         return dict(event)
@@ -409,12 +362,6 @@ def _event_doc(event: Event | dict) -> dict:
     if event.undoes is not None:
         doc["undoes"] = event.undoes
     return doc
-
-
-def _carried(ann: Annotation) -> dict[str, Any]:
-    """What a re-attachment carries over to another record: everything the user set, and when."""
-    fields = ("starred", "status", "note", "title", "read_at", "created", "updated")
-    return {name: getattr(ann, name) for name in fields} | {"tags": list(ann.tags)}
 
 
 class _Missing:
