@@ -379,3 +379,15 @@ def test_a_formula_in_a_clause_goes_with_the_letter_it_is_written_against():
     clause = first_clause("An algorithm attaining a sample complexity of O(d/ε^2) trajectories for RL")
     assert clause == "An algorithm attaining a sample complexity of trajectories for RL"  # not "of O trajectories"
     assert first_clause("A model (SPD) in a (small) setting") == "A model in a setting"
+
+
+def test_a_dotted_name_is_one_name_and_a_dataset_link_names_the_dataset_not_its_owner():
+    dotted = "We present OnPrem.LLM, a Python-based toolkit for applying large language models (LLMs) offline."
+    assert derive_title(dotted).startswith("OnPrem.LLM: ")  # not "OnPrem: .large language model"
+    glued = "We propose MDGCL.In the pre-training stage, we design a contrastive strategy for graphs."
+    assert not derive_title(glued).startswith("MDGCL.In")  # a missing space after a full stop
+    linked = (
+        "We build a benchmark for nursing value alignment with five core values. "
+        "The data are at https://huggingface.co/datasets/Ben012345/NurValues."
+    )
+    assert derive_title(linked).startswith("NurValues: ")  # not the account name "Ben012345"

@@ -13,7 +13,7 @@ from functools import lru_cache
 # (The lower-case run before the second capital is possessive: the same matches, without backtracking.)
 COINED = re.compile(r"[A-Z][a-z+\-²³]*+[A-Z0-9][A-Za-z0-9+\-²³]*")
 NAME_PHRASE = re.compile(
-    r"(?:[A-Z0-9]|[a-z]+[A-Z])[\w+'’\-²³]*(?:\.\d+[\w\-]*)?"
+    r"(?:[A-Z0-9]|[a-z]+[A-Z])[\w+'’\-²³]*(?:\.(?:\d|[A-Z][a-z]*[A-Z0-9])[\w\-]*)?"
     r"(?: (?:[A-Z0-9][\w+'’\-²³]*|v\d[\w.]*|of|for|and|the|in|on|with|to|a|via|from|as|is|"
     r"not|all|you|or|vs\.?|at|by|my|your|it|no|more|than|what|do|does|can|&)){0,6}"
 )

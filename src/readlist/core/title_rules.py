@@ -110,7 +110,7 @@ DESCRIPTOR_LISTS = [[noun] for noun in DESCRIPTOR_NOUNS]  # to compare with a on
 # After a coined name: "X, a ...", "X is the first ...", "X: a ...".
 APPOSITION_AFTER = re.compile(r"(?:,|:| is| \([^()]{4,80}\)(?:,| is)) (?:an?|the first|the) ")
 REPOSITORY = re.compile(
-    r"(?:www\.)?(?:github\.com|gitlab\.com|huggingface\.co)/[\w.\-]+/([\w.\-]+?)(?:\.git)?(?:[/)\s,;]|$)"
+    r"(?:www\.)?(?:github\.com|gitlab\.com|huggingface\.co(?:/datasets|/spaces)?)/[\w.\-]+/([\w.\-]+?)(?:\.git)?(?:[/)\s,;]|$)"
 )
 _LINK_WORDS = frozenset({"called", "named", "dubbed", "termed", "namely", "coined", "as"})
 
