@@ -391,3 +391,8 @@ def test_a_dotted_name_is_one_name_and_a_dataset_link_names_the_dataset_not_its_
         "The data are at https://huggingface.co/datasets/Ben012345/NurValues."
     )
     assert derive_title(linked).startswith("NurValues: ")  # not the account name "Ben012345"
+
+
+def test_a_number_is_never_taken_for_the_papers_name():
+    text = "We curate 105 evaluation scenarios using smartphone skin photos to test clinical assistants."
+    assert not derive_title(text).startswith("105:")  # before: "105: Evaluation scenarios using…"

@@ -156,7 +156,7 @@ def _scored_names(
     found: dict[str, tuple[int, int, Name]] = {}  # name -> (base, -position, Name)
 
     def add(name: Name | None, base: int, at: int) -> None:
-        if name is None:
+        if name is None or not any(map(str.isalpha, name.name)):  # "we collect 105 scenarios": a count
             return
         known = found.get(name.name)
         if known is None or base > known[0]:
