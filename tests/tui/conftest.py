@@ -48,12 +48,14 @@ async def settle(pilot) -> None:
 
 
 async def press_together(pilot, *keys: str) -> None:
-    """Keys arriving in one read from the terminal: all queued before the first is handled."""
+    """Keys arriving in one read from the terminal: all queued before the first is handled. A character
+    arrives under its key name, as from the terminal (`/` is "slash")."""
     from textual import events
+    from textual.keys import _character_to_key
 
     app = pilot.app
     for key in keys:
-        event = events.Key(key, key if len(key) == 1 else None)
+        event = events.Key(_character_to_key(key), key) if len(key) == 1 else events.Key(key, None)
         event.set_sender(app)
         app._driver.send_message(event)
     await settle(pilot)

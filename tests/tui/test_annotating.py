@@ -91,6 +91,26 @@ async def test_note_modal_saves_with_ctrl_s(app, tmp_path):
         assert "Read [/bold] later" in screen_text(app)
 
 
+async def test_a_note_typed_in_one_burst_is_saved_whole_by_the_ctrl_s_after_it(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        typed = ("Read [/bold] later, with care. " * 100).strip()  # ~3,000 characters, as a paste
+        await press_together(pilot, *typed, "ctrl+s")
+        assert app.screen is app.main_screen
+        assert current(app)[1].note == typed
+
+
+async def test_esc_right_after_a_burst_of_typing_in_a_note_asks_before_discarding_it(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await press_together(pilot, *"a draft", "escape")
+        assert "Discard the changes" in screen_text(app)
+
+
 async def test_a_note_changed_elsewhere_while_the_dialog_is_open_is_kept_beside_the_edit(app, tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -8,7 +8,7 @@ from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.paper_list import PaperList
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import make_app, screen_text, settle
+from .conftest import make_app, press_together, screen_text, settle
 
 
 def current_title(app) -> str:
@@ -344,6 +344,15 @@ async def test_keys_typed_right_after_slash_go_to_the_search_bar(app):
         assert not any(note.starred for note in app.store.all().values())  # `s` was typed, not run
         await pilot.press("slash", "x")  # in the bar, `/` is just a character
         assert app.main_screen.query_one(SearchBar).value == "pst/x"
+
+
+async def test_a_slash_pasted_into_the_search_bar_stays_where_it_was_typed(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await press_together(pilot, *"/encoder/")  # typed from the list faster than it is read
+        assert app.main_screen.query_one(SearchBar).value == "encoder/"
+        await press_together(pilot, *"decoder [/bold]")  # a paste without bracketed paste
+        assert app.main_screen.query_one(SearchBar).value == "encoder/decoder [/bold]"
 
 
 async def test_title_search_looks_at_the_titles_the_list_shows(tmp_path):

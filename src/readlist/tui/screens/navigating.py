@@ -80,8 +80,11 @@ class NavigatingMixin:
 
     def action_focus_search(self) -> None:
         search = self.query_one(SearchBar)
-        if search.has_focus:  # `/` is a priority key, so typing one in the bar arrives here
-            search.insert_text_at_cursor("/")
+        # `/` is a priority key, so typing one in the bar arrives here, ahead of the keys typed before it that
+        # the bar has not read yet (a paste without bracketed paste): it goes in after them. The screen's
+        # focus, not has_focus: that is set only once the bar has read its focus event.
+        if self.focused is search:
+            search.call_later(search.insert_text_at_cursor, "/")
             return
         self.set_class(False, "show-detail")
         # Focus now, not on the next message cycle: keys typed right after `/` must reach the bar.

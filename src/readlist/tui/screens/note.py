@@ -14,9 +14,11 @@ from .dialog import Modal
 
 
 class NoteScreen(Modal[str | None]):
+    # Not priority keys: they wait for the keys typed before them that the text area has not read yet (a
+    # paste without bracketed paste), so Ctrl+S saves all of them and Esc sees them as changes.
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("escape", "cancel", "Close", priority=True),
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", "Close"),
     ]
 
     DRAFT_DELAY = 0.5  # seconds of rest in typing before the text is kept as a draft
