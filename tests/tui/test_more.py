@@ -10,7 +10,7 @@ import pytest
 
 from readlist.core.store import Store
 from readlist.tui.app import STICKY, ReadlistApp
-from readlist.tui.widgets.detail import RelatedList
+from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar
 
@@ -372,6 +372,33 @@ async def test_related_titles_use_the_width_of_the_narrow_detail_view(tmp_path):
         related = app.main_screen.query_one(RelatedList)
         assert related.option_count == 5
         assert len(related.get_option_at_index(0).prompt.plain) > 40
+
+
+async def test_the_detail_pane_fits_its_width_again_when_the_maximized_list_is_restored(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        await pilot.press("ctrl+p")
+        await settle(pilot)
+        await pilot.press(*"Maximize")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert main.maximized is main.paper_list
+        await pilot.press("j", "j")
+        await pilot.pause(0.3)  # the related papers are looked up once the cursor rests
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert main.maximized is None
+        paper = main.current_paper
+        assert f"#{paper.index} · {paper.id}" in screen_text(app)  # the detail shows the paper, not a blank pane
+        related = main.query_one(RelatedList)
+        labels = [related.get_option_at_index(i).prompt.plain for i in range(related.option_count)]
+        titles = [main.shown_title(app.papers.papers[pos]) for pos in main.query_one(DetailPane).related_positions]
+        assert len(labels) == 5
+        assert all(len(label) >= min(len(title), 60) for label, title in zip(labels, titles, strict=True))
 
 
 async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):

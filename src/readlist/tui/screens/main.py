@@ -98,6 +98,12 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         if before is not None:
             self.call_after_refresh(self.keep_focus_visible, before)
 
+    def watch_maximized(self, maximized) -> None:
+        """A maximized widget restored: the panes it hid are shown again, often without a resize event from
+        Textual, while what they drew meanwhile was fitted to no width at all."""
+        if maximized is None:
+            self.call_after_refresh(self.query_one(DetailPane).fit_width)
+
     def apply_layout(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
         footer = self.query_one(Footer)

@@ -131,6 +131,11 @@ class DetailPane(Vertical):
         if self._related[0]:  # e.g. shown again in a narrow terminal: cut the labels to the new width
             self._fill_related()
 
+    def fit_width(self) -> None:
+        """Fit the text and the related titles to the pane's width now, as a resize would."""
+        self.query_one(DetailBody).fit_width()
+        self.on_resize()
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id is not None:

@@ -53,6 +53,10 @@ class DetailBody(ScrollView, can_focus=True):
         self._refresh_scrollbars()
 
     def on_resize(self) -> None:
+        self.fit_width()
+
+    def fit_width(self) -> None:
+        """Wrap the text again if the width changed since it was wrapped."""
         width = self.scrollable_content_region.width
         if width != self._width:
             self._rewrap(width)
