@@ -127,6 +127,23 @@ async def test_tab_moves_between_panes(app):
         assert main.paper_list.has_focus
 
 
+async def test_the_header_fits_a_narrow_terminal_with_whole_words(tmp_path):
+    abstracts = [
+        f"Study {n} of agent {'memory' if n % 20 == 0 else 'planning'} in language model systems." for n in range(2000)
+    ]
+    app = make_app(tmp_path, "\n\n".join(["A long reading list of agent papers", *abstracts]) + "\n")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("f", "slash", *"agent memory")
+        await settle(pilot)
+        header = screen_text(app).splitlines()[0].strip()
+        assert header.endswith("2000 papers · 0● 0◐ 0★  filter: unread  → 100 matches (+1900 partial)")
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot)
+        header = screen_text(app).splitlines()[0].strip()
+        assert header.endswith("0 starred  filter: unread  → 100 matches (+1900 missing a word)")
+
+
 async def test_enter_toggles_detail_in_narrow_layout(app):
     async with app.run_test(size=(60, 20)) as pilot:
         await settle(pilot)

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import Static
 
 from ..display import safe
+
+GAP = "  "
+NAME_MIN = 6  # cells the list's name keeps (ellipsis included) before it is left out
+NAME_BESIDE_EXTRAS = 12  # the same beside the long counts or the query, which are left out first
 
 
 @dataclass(frozen=True)
@@ -16,6 +21,30 @@ class Counts:
     read: int = 0
     reading: int = 0
     starred: int = 0
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How much of the header shows: the counts and the number of papers missing a word each "long",
+    "short" or "" (left out); the query and the list's name, or not."""
+
+    counts: str = "long"
+    query: bool = True
+    partial: str = "long"
+    name: bool = True
+
+
+# Tried in turn until the header fits: wording shortened, then the parts least needed left out whole.
+FITS = (
+    Fit(),
+    Fit(query=False),  # the search bar shows it anyway
+    Fit(counts="short"),
+    Fit(counts="short", query=False),
+    Fit(counts="short", query=False, partial="short"),
+    Fit(counts="short", query=False, partial="short", name=False),
+    Fit(counts="", query=False, partial="short", name=False),
+    Fit(counts="", query=False, partial="", name=False),
+)
 
 
 class StatusLine(Static):
@@ -29,31 +58,72 @@ class StatusLine(Static):
         note: str = "",
         partial: int = 0,
     ) -> None:
-        width = self.app.size.width - 2
-        tail = Text()  # what the view is: filter, match counts, notes (the query itself is in the bar)
+        self.update(header(self.app.size.width - 2, name, counts, quick_filter, query, matches, note, partial))
+
+
+def header(
+    width: int,
+    name: str,
+    counts: Counts,
+    quick_filter: str,
+    query: str,
+    matches: int | None,
+    note: str = "",
+    partial: int = 0,
+) -> Text:
+    """The header for `width` cells, as complete as fits (see FITS), never cut inside a word."""
+    query = query.strip()
+    counts_text = {
+        "long": f"{counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred",
+        "short": f"{counts.total} papers · {counts.read}● {counts.reading}◐ {counts.starred}★",
+    }
+    partial_text = {"long": f" (+{partial} missing a word)", "short": f" (+{partial} partial)"}
+
+    def parts(fit: Fit) -> list[Text]:
+        """Everything but the name (what the view is: the query itself is in the bar)."""
+        shown = [Text(counts_text[fit.counts])] if fit.counts else []
+        if fit.query and query:
+            shown.append(Text.assemble("query: ", (safe(query), "italic")))
         if quick_filter != "all":
-            tail.append(f"  filter: {quick_filter}", "bold")
-        if matches is not None and (query.strip() or quick_filter != "all"):
-            tail.append(f"  → {matches} match{'es' if matches != 1 else ''}", "bold")
-            if partial:
-                tail.append(f" (+{partial} missing a word)")
+            shown.append(Text(f"filter: {quick_filter}", "bold"))
+        if matches is not None and (query or quick_filter != "all"):
+            found = Text.assemble((f"→ {matches} match{'es' if matches != 1 else ''}", "bold"))
+            if partial and fit.partial:
+                found.append(partial_text[fit.partial])
+            shown.append(found)
         if note:
-            tail.append(f"  {safe(note)}", "dim")
-        full = f"{counts.total} papers · {counts.read} read · {counts.reading} reading · {counts.starred} starred"
-        short = f"{counts.total} papers · {counts.read}● {counts.reading}◐ {counts.starred}★"
-        room = width - tail.cell_len
-        shown = full if len(full) + 12 <= room else short
-        query_text = Text()
-        if query.strip():
-            query_text.append("  query: ")
-            query_text.append(safe(query.strip()), "italic")
-            if room - len(shown) - query_text.cell_len < 12:
-                query_text = Text()  # no room: the search bar shows it anyway
-        title = Text(safe(name), style="bold")
-        title.truncate(max(room - len(shown) - query_text.cell_len - 2, 6), overflow="ellipsis")
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append_text(title)
-        text.append(f"  {shown}")
-        text.append_text(query_text)
-        text.append_text(tail)
-        self.update(text)
+            shown.append(Text(safe(note), "dim"))
+        return shown
+
+    title = Text(safe(name), style="bold")
+    for fit in FITS:
+        shown = parts(fit)
+        room = width - sum(part.cell_len + len(GAP) for part in shown)
+        if fit.name:
+            least = NAME_BESIDE_EXTRAS if (fit.query and query) or fit.counts == "long" else NAME_MIN
+            if room < min(title.cell_len, least):
+                continue
+            shown.insert(0, cut_after_word(title, room))
+        elif room + len(GAP) < 0:
+            continue
+        return Text(GAP, no_wrap=True).join(shown)
+    return cut_after_word(Text(GAP, no_wrap=True).join(parts(FITS[-1])), width)
+
+
+def cut_after_word(text: Text, width: int) -> Text:
+    """`text` cut to `width` cells after its last whole word that fits, with an ellipsis (inside the first word
+    when even that is too long)."""
+    if text.cell_len <= width:
+        return text
+    plain = text.plain
+    end = len(plain)
+    while end > 0 and (end == len(plain) or cell_len(plain[:end].rstrip()) >= width):
+        end = plain.rfind(" ", 0, end)
+    if end <= 0 or not plain[:end].strip():
+        cut = text.copy()
+        cut.truncate(width, overflow="ellipsis")
+        return cut
+    cut = text[:end]
+    cut.rstrip()
+    cut.append("…")
+    return cut
