@@ -284,6 +284,49 @@ async def test_quit_with_unsaved_changes_warns_first(app, monkeypatch):
         assert not app.is_running
 
 
+async def take_screenshot_from_the_palette(pilot) -> str:
+    """Run the palette's Screenshot; the message it leaves once the file is written (or not)."""
+    await pilot.press("ctrl+p")
+    await settle(pilot)
+    await pilot.press(*"Screenshot")
+    await settle(pilot)
+    await pilot.press("enter")
+    for _ in range(200):  # saved after a short timer, from a thread
+        await pilot.pause(0.02)
+        if pilot.app._notifications:
+            return [notification.message for notification in pilot.app._notifications][-1]
+    return ""
+
+
+@pytest.fixture
+def no_downloads(tmp_path, monkeypatch):
+    """A home without a downloads directory; the current directory is returned."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    return here
+
+
+async def test_the_palettes_screenshot_without_a_downloads_directory_is_saved_in_the_current_one(app, no_downloads):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        message = await take_screenshot_from_the_palette(pilot)
+        saved = list(no_downloads.glob("*.svg"))
+        assert len(saved) == 1 and str(saved[0]) in message
+
+
+async def test_a_screenshot_that_cannot_be_saved_says_where_and_why(app, no_downloads):
+    no_downloads.rmdir()  # no current directory either
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        message = await take_screenshot_from_the_palette(pilot)
+        assert message.startswith(f"Screenshot not saved: {no_downloads.parent / 'home' / 'Downloads'}")
+        assert message.endswith("cannot write (No such file or directory)")
+        assert len(pilot.app._notifications) == 1  # not also Textual's own 'Failed to save screenshot'
+
+
 async def test_no_match_message_with_markup_characters_shows_literally(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

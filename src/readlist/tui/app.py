@@ -7,6 +7,8 @@ import gc
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from platformdirs import user_downloads_path
+from textual import events
 from textual.app import App
 
 from ..core.annotation import cut_label, title_of
@@ -172,6 +174,25 @@ class ReadlistApp(App):
             theme=self.theme,
         )
 
+    def deliver_screenshot(
+        self, filename: str | None = None, path: str | None = None, time_format: str | None = None
+    ) -> str | None:
+        """The palette's Screenshot: saved in the downloads directory, or in the current one when there is none
+        (Textual's default, the downloads directory alone, fails where it is missing)."""
+        if path is None:
+            path = str(screenshot_directory())
+        return super().deliver_screenshot(filename, path, time_format)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        """A screenshot that could not be saved says where and why (Textual says only that it failed)."""
+        if event.name != "screenshot":
+            return
+        event.prevent_default()  # Textual's own message would follow
+        exc = event.exception
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        reason = getattr(exc, "strerror", None) or exc
+        self.notify(f"Screenshot not saved: {where}cannot write ({reason})", severity="error", markup=False)
+
     async def action_quit(self) -> None:
         from .screens.note import NoteScreen
 
@@ -205,6 +226,18 @@ class ReadlistApp(App):
         if not self._state_saved:  # the app ended other than by `q` (e.g. ctrl+c)
             self.save_ui_state()
         self._writer.shutdown(wait=True)
+
+
+def screenshot_directory() -> Path:
+    """The downloads directory, else the current one (else the downloads directory again: saving there fails
+    and says where)."""
+    downloads = user_downloads_path()
+    if downloads.is_dir():
+        return downloads
+    try:
+        return Path.cwd()
+    except OSError:  # the current directory was deleted
+        return downloads
 
 
 def _draft_text(drafts: Drafts, paper_id: str) -> str:
