@@ -481,3 +481,18 @@ def test_a_word_inside_chinese_or_japanese_text_is_found_and_marked():
     assert [text[a:b] for a, b in result.spans(text)] == ["强化学习"]
     notes = {papers[1].id: Note(note="中文笔记")}
     assert full(index, "笔记", annotations=notes) == [1]
+
+
+def test_a_search_excluding_a_common_word_stops_when_its_caller_gives_up():
+    # The texts are read for -the (seconds for 100,000 papers): a search the next keystroke replaced stops.
+    import threading
+
+    from readlist.core.search import BuildCancelled
+
+    papers = make([f"We study the graphs of size {n}." if n % 2 else f"Graphs of size {n}." for n in range(200)])
+    index = SearchIndex.build(papers)
+    gave_up = threading.Event()
+    gave_up.set()
+    with pytest.raises(BuildCancelled):
+        index.search("graphs -the", cancelled=gave_up)
+    assert full(index, "graphs -the", cancelled=threading.Event()) == list(range(0, 200, 2))

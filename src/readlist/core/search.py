@@ -181,7 +181,8 @@ class SearchIndex(FieldLookups):
     ) -> SearchResult:
         """Rank the papers for a query. Never raises for any query string: problems come back in `error`.
 
-        Raises BuildCancelled if `cancelled` is set while titles are being derived for a `title:` term.
+        Raises BuildCancelled if `cancelled` is set while titles are being derived for a `title:` term, or while
+        the texts are read for an excluded common word (`-the`).
         """
         try:
             parsed = parse(query)

@@ -103,7 +103,7 @@ class Evaluation:
         """`-the`: the stopwords among excluded words, which the matchers leave out, are looked for in the texts."""
         for word in split_words(fold(text)):
             if word in STOPWORDS:
-                self.excluded |= self.index.common_word_docs(word)
+                self.excluded |= self.index.common_word_docs(word, self.cancelled)
                 self.excluded |= {pos for pos, ann in self.annotated.items() if word in ann.words}
 
     def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:

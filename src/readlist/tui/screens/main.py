@@ -221,7 +221,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         worker = get_current_worker()
         try:
             result = self.index.search(text, self.app.store.all(), cancelled=worker.cancelled_event)
-        except BuildCancelled:  # a newer query took over while titles were being derived
+        except BuildCancelled:  # a newer query took over while titles were derived or texts read (-the)
             return
         if not worker.is_cancelled:
             self.deliver(self.apply_result, text, result)
