@@ -369,6 +369,18 @@ async def test_tags_holding_a_space_or_a_comma_survive_the_dialog(app):
         assert current(app)[1].tags == ("c,d", "two words", "new")
 
 
+async def test_adding_a_tag_in_the_dialog_keeps_tags_holding_a_quote_or_a_leading_hash(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        made = ('say "hi"', 'a"b', "#x")  # as `readlist tag '#1' '+say "hi"' '+a"b' '+#x'` makes them
+        app.store.set_tags(app.main_screen.current_paper, list(made))
+        await pilot.press("t")
+        await pilot.pause()
+        await pilot.press(*"new", "enter")
+        await settle(pilot)
+        assert current(app)[1].tags == (*made, "new")  # before: 'say', 'hi', 'a', 'b', 'x', 'new'
+
+
 async def test_typing_in_the_tags_dialog_adds_to_the_tags_it_shows(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

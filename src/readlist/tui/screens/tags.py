@@ -14,21 +14,29 @@ from ...core.annotation import normalize_tags
 from ..display import paper_heading, safe
 from .dialog import Dialog
 
-# A tag is a run of characters other than spaces, commas and quotes, or anything between double quotes.
-_TAG = re.compile(r'"([^"]*)"?|([^\s,"]+)')
+# A tag is a run of characters other than spaces, commas and quotes, or anything between double quotes
+# (where "" stands for one quote).
+_TAG = re.compile(r'"((?:[^"]|"")*)"?|([^\s,"]+)')
 
 
 def parse_tags(value: str) -> list[str]:
     """'#rl, theory RL "two words"' -> ['rl', 'theory', 'two words']: the store's own normalisation
     (case-blind duplicates dropped)."""
-    found = (m[1] if m[1] is not None else m[2].lstrip("#") for m in _TAG.finditer(value))
+    found = (m[1].replace('""', '"') if m[1] is not None else m[2].lstrip("#") for m in _TAG.finditer(value))
     return list(normalize_tags(found))
 
 
 def format_tags(tags: tuple[str, ...]) -> str:
-    """The tags as the dialog shows them: one that holds a space or a comma between quotes, so that
-    parse_tags reads back the same tags (a tag made with `readlist tag` may hold either)."""
-    return " ".join(f'"{tag}"' if re.search(r'[\s,"]', tag) else tag for tag in tags)
+    """The tags as the dialog shows them: one that holds a space, a comma or a quote, or starts with #, between
+    quotes (a quote doubled), so that parse_tags reads back the same tags (`readlist tag` makes any of them)."""
+    return " ".join(_shown(tag) for tag in tags)
+
+
+def _shown(tag: str) -> str:
+    if not re.search(r'[\s,"]|^#', tag):
+        return tag
+    escaped = tag.replace('"', '""')
+    return f'"{escaped}"'
 
 
 class LastWordSuggester(Suggester):
