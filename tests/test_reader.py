@@ -268,9 +268,11 @@ def test_a_pipe_is_read_to_its_end(tmp_path):
 
     fifo = tmp_path / "papers"
     os.mkfifo(fifo)
-    text = "Papers\n\n" + "\n\n".join(f"We study problem number {n} in depth." for n in range(3000))
+    detail = " We bound its regret and its sample complexity under weaker assumptions than before." * 4
+    text = "Papers\n\n" + "\n\n".join(f"We study problem number {n} in depth.{detail}" for n in range(3000))
+    assert len(text.encode()) > 1 << 20  # more than the one chunk a pipe is read in at a time
     writer = threading.Thread(target=lambda: fifo.write_text(text, encoding="utf-8"))
     writer.start()
     papers = read_papers(fifo)
     writer.join()
-    assert len(papers) == 3000  # more than one chunk
+    assert len(papers) == 3000 and papers.papers[-1].text.startswith("We study problem number 2999 ")
