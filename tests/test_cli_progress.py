@@ -299,6 +299,21 @@ def test_undo_names_the_backup_of_a_merge_it_cannot_take_back_itself(env, tmp_pa
     assert Store(db).get(papers[0].id).starred and Store(db).get(papers[1].id).status == "read"
 
 
+def test_undo_leaves_a_merged_database_made_read_only_as_it_is(env, tmp_path):
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    laptop_db = tmp_path / "laptop.json"
+    Store(laptop_db).update(papers[1], status="read")
+    assert run("merge", str(laptop_db)).exit_code == 0
+    db.chmod(0o444)  # as a change is refused, so is taking the merge back
+    result = run("undo")
+    assert (
+        result.exit_code == 2
+        and result.stderr == f"readlist: {db}: cannot take the merge back (the file is read-only)\n"
+    )
+    assert Store(db).get(papers[1].id).status == "read" and not list(tmp_path.glob("db.json.bak-*-merge-undone"))
+
+
 def test_merge_of_a_missing_or_broken_file_fails_in_one_line(env, tmp_path):
     _, db, run = env
     missing = run("merge", str(tmp_path / "nope.json"))

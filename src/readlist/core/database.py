@@ -59,9 +59,7 @@ class DatabaseFile(OpenedFile):
             self._temps_checked = True
         now = self._now()
         if self.path.exists():
-            mode = self.path.stat().st_mode
-            if not mode & stat.S_IWUSR:  # made read-only on purpose: honoured, even where root could write
-                raise PermissionError(errno.EACCES, "the file is read-only")
+            _refuse_read_only(self.path)
             if self._disk_version < SCHEMA_VERSION:
                 backups.make_backup(self.path, now, f"schema{self._disk_version}")
             elif backups.due(self.path, now):
@@ -177,8 +175,9 @@ class DatabaseFile(OpenedFile):
                 data, version = migrate(data)
             except DamagedFile:
                 return None
+            mode = _refuse_read_only(self.path)
             kept = backups.make_backup(self.path, self._now(), f"{reason}-undone")
-            atomic_write_bytes(self.path, raw, mode=stat.S_IMODE(self.path.stat().st_mode))
+            atomic_write_bytes(self.path, raw, mode=mode)
             self._install(data, version, signature(self.path), lines if version == SCHEMA_VERSION else None)
             with contextlib.suppress(OSError):  # now the database itself: an earlier replacement's is the newest
                 os.replace(backup, backup.with_name(f"{backup.name}-restored"))
@@ -231,6 +230,15 @@ class DatabaseFile(OpenedFile):
                 self._failed(exc)
             return False
         return reloaded or len(self.notices) > notices
+
+
+def _refuse_read_only(path: Path) -> int:
+    """The file's permissions; raises PermissionError when it was made read-only on purpose, which is
+    honoured even where root could write."""
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if not mode & stat.S_IWUSR:
+        raise PermissionError(errno.EACCES, "the file is read-only")
+    return mode
 
 
 def _digest(raw: bytes) -> str:
