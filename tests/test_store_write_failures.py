@@ -125,3 +125,6 @@ def test_a_database_made_read_only_is_not_written_and_its_permissions_are_kept(t
     store.set_note(paper, "second")
     assert "read-only" in store.pending_error
     assert db.read_bytes() == before and stat.S_IMODE(db.stat().st_mode) == 0o444
+    with pytest.raises(PermissionError):  # a merge replacing every annotation is refused the same way
+        store.replace_all({}, [], reason="merge")
+    assert db.read_bytes() == before and not list(tmp_path.glob("*-merge"))

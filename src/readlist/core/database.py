@@ -145,6 +145,7 @@ class DatabaseFile(OpenedFile):
             meta = next(iter(data[META].values()))
             meta.pop(REPLACED, None)
             if self.path.exists():
+                _refuse_read_only(self.path)
                 backup = backups.make_backup(self.path, self._now(), reason)
                 digest, floor = _digest(backup.read_bytes()), meta[UNDO_FLOOR]
                 meta[REPLACED] = {"backup": backup.name, "sha256": digest, "reason": reason, "floor": floor}
