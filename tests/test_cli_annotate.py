@@ -611,3 +611,10 @@ def test_an_error_quoting_a_huge_argument_stays_a_short_line(run):
     result = run("show", "x" + "ab" * 5000)
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert len(result.stderr) < 500 and " … " in result.stderr  # before: all 10,001 characters repeated
+
+
+@pytest.mark.parametrize("variable", ["READLIST_DB", "READLIST_PAPERS"])
+def test_a_variable_set_but_empty_is_refused_rather_than_falling_back_to_the_users_own_files(variable):
+    result = CliRunner().invoke(cli, ["star", "#1"], env={variable: ""})
+    assert result.exit_code == 2
+    assert result.stderr == f"readlist: {variable} is set but empty (unset it to use the default)\n"

@@ -64,6 +64,9 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
 
     With no command, opens the reading list in the terminal UI.
     """
+    for name, value in (("READLIST_PAPERS", papers_path), ("READLIST_DB", db_path)):
+        if value is None and os.environ.get(name) == "":  # click reads an empty variable as unset
+            fail(f"{name} is set but empty (unset it to use the default)")
     ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding)
     if ctx.invoked_subcommand is None:
         from .tui_command import run_tui
