@@ -7,6 +7,7 @@ write (the database, backups, exports) also fsyncs the file and the directory; a
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -25,6 +26,14 @@ def signature(path: Path) -> Signature:
     except FileNotFoundError:
         return None
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def mode_of(path: Path, default: int) -> int:
+    """The permissions of the file `path` that a write replaces (as its user left them), else `default`."""
+    try:
+        return stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return default
 
 
 def ensure_dir(directory: Path) -> None:

@@ -14,12 +14,11 @@ for the first write after opening too.
 
 from __future__ import annotations
 
-import stat
 from pathlib import Path
 
 from tinydb.storages import Storage
 
-from .atomic_files import FILE_MODE, Signature, atomic_write_bytes, signature
+from .atomic_files import FILE_MODE, Signature, atomic_write_bytes, mode_of, signature
 from .db_format import ANNOTATIONS, EVENTS, DocLines, doc_line, layout
 
 
@@ -73,7 +72,7 @@ class AtomicJSONStorage(Storage):
             self.persist()
 
     def persist(self) -> None:
-        atomic_write_bytes(self.path, self.encode(), mode=_mode_of(self.path))
+        atomic_write_bytes(self.path, self.encode(), mode=mode_of(self.path, FILE_MODE))
         self.signature = signature(self.path)
 
     def changed_on_disk(self) -> bool:
@@ -81,11 +80,3 @@ class AtomicJSONStorage(Storage):
 
     def close(self) -> None:
         pass  # no handle is kept open between writes
-
-
-def _mode_of(path: Path) -> int:
-    """The permissions of the file being replaced (a user may have opened them up), else the private default."""
-    try:
-        return stat.S_IMODE(path.stat().st_mode)
-    except OSError:
-        return FILE_MODE

@@ -6,10 +6,9 @@ from __future__ import annotations
 import errno
 import os
 import re
-import stat
 from pathlib import Path
 
-from .atomic_files import atomic_write_bytes
+from .atomic_files import atomic_write_bytes, mode_of
 
 
 class ExportExistsError(FileExistsError):
@@ -99,17 +98,14 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
     try:  # an export is the user's file: its permissions kept (else the usual ones), and no directories made up
-        atomic_write_bytes(target, data, mode=_mode_for(target), overwrite=force, make_dir=False)
+        atomic_write_bytes(target, data, mode=mode_of(target, _default_mode()), overwrite=force, make_dir=False)
     except FileExistsError:
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
     return target
 
 
-def _mode_for(target: Path) -> int:
-    """The permissions of the file `target` replaces (a read-only one stays read-only), else the umask's."""
-    try:
-        return stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+def _default_mode() -> int:
+    """A new export's permissions: the usual ones, by the umask."""
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
