@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
 import click
 from filelock import Timeout
 
 from ..core.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ..core.changes import current_ids
-from ..core.editor import chosen_editor, decode_text, editor_command, text_encodings
+from ..core.editor import EditFailed, chosen_editor, decode_text, edit_text, editor_command, text_encodings
 from ..core.paper import Paper
 from ..core.text import strip_control
 from .context import Context, fail
@@ -64,7 +61,7 @@ def status_command(ctx: Context, ref: str, status: str) -> None:
     _report(ctx, paper, ctx.store.set_status(paper, status))
 
 
-def edit_text(initial: str) -> str:
+def edit_note_text(initial: str) -> str:
     """Run $VISUAL or $EDITOR (default vi) on a temp file holding `initial`; returns the saved text."""
     try:
         command = editor_command()
@@ -72,28 +69,11 @@ def edit_text(initial: str) -> str:
         fail(f"{exc}; the note is unchanged")
     if not chosen_editor() and not sys.stdin.isatty():  # vi with no terminal would wait forever
         fail("no $VISUAL or $EDITOR is set and there is no terminal for vi; use --text or --append")
-    fd, name = tempfile.mkstemp(prefix="readlist-note-", suffix=".md")
-    keep = False
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(initial + "\n" if initial else "")
-        try:
-            done = subprocess.run([*command, name], check=False)
-        except OSError as exc:
-            fail(f"cannot run the editor {command[0]!r} ({exc.strerror or exc}); the note is unchanged")
-        if done.returncode != 0:
-            fail(f"the editor exited with status {done.returncode}; the note is unchanged")
-        try:
-            return decode_text(Path(name).read_bytes())
-        except OSError as exc:
-            fail(f"cannot read the edited note ({exc.strerror or exc}); the note is unchanged")
-        except UnicodeDecodeError:
-            keep = True  # the only copy of what was typed
-            unread = f"cannot read the edited note as {text_encodings()}; the note is unchanged"
-            fail(f"{unread}, your text is kept in {name}")
-    finally:
-        if not keep:
-            Path(name).unlink(missing_ok=True)
+        return edit_text(initial + "\n" if initial else "", command, lambda argv: subprocess.run(argv).returncode)
+    except EditFailed as exc:
+        kept = f", your text is kept in {exc.kept}" if exc.kept else ""
+        fail(f"{exc}; the note is unchanged{kept}")
 
 
 def _text_of(value: str) -> str:
@@ -133,7 +113,7 @@ def note_command(ctx: Context, ref: str, text: str | None, appends: tuple[str, .
         return
     joined = False
     if edit:
-        ann, joined = ctx.store.edit_note(paper, current, edit_text(current))
+        ann, joined = ctx.store.edit_note(paper, current, edit_note_text(current))
     elif appends:
         lines = [line.rstrip() for line in map(_text_of, appends)]
         ann = ctx.store.append_note(paper, "\n".join(line for line in lines if line))  # one step to undo

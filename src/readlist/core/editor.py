@@ -6,6 +6,9 @@ import codecs
 import locale
 import os
 import shlex
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 
 
 def editor_command() -> list[str]:
@@ -52,3 +55,39 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
         return raw.decode(locale_encoding())
+
+
+class EditFailed(Exception):
+    """The editor could not be run, failed, or saved what cannot be read; `kept` is the file then left
+    in place, the only copy of what was typed."""
+
+    def __init__(self, message: str, kept: Path | None = None) -> None:
+        super().__init__(message)
+        self.kept = kept
+
+
+def edit_text(initial: str, command: list[str], run: Callable[[list[str]], int], prefix: str = "readlist-note-") -> str:
+    """What the editor `command` saved of a temp file holding `initial`. `run(argv)` runs it and gives its exit
+    status (the terminal UI hands the screen over meanwhile). Raises EditFailed; the temp file goes, unless it
+    holds text that cannot be read."""
+    fd, name = tempfile.mkstemp(prefix=prefix, suffix=".md")
+    path, keep = Path(name), False
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(initial)
+        try:
+            code = run([*command, name])
+        except OSError as exc:
+            raise EditFailed(f"cannot run the editor {command[0]!r} ({exc.strerror or exc})") from None
+        if code != 0:
+            raise EditFailed(f"the editor exited with status {code}")
+        try:
+            return decode_text(path.read_bytes())
+        except OSError as exc:
+            raise EditFailed(f"cannot read the edited note ({exc.strerror or exc})") from None
+        except UnicodeDecodeError:
+            keep = True
+            raise EditFailed(f"cannot read the edited note as {text_encodings()}", kept=path) from None
+    finally:
+        if not keep:
+            path.unlink(missing_ok=True)

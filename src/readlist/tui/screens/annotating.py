@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import tempfile
-from pathlib import Path
 
 from textual.app import SuspendNotSupported
 
 from ...core.annotation import editable_title, own_title
-from ...core.editor import decode_text, editor_command, text_encodings
+from ...core.editor import EditFailed, edit_text, editor_command
 
 
 class AnnotatingMixin:
@@ -122,47 +119,30 @@ class AnnotatingMixin:
             message = f"Cannot run editor {editor[0]!r}: not found; note unchanged"
             self.notify(message, severity="error", markup=False)
             return
-        fd, name = tempfile.mkstemp(prefix=f"readlist-note-{paper.id}-", suffix=".md")
-        path, keep = Path(name), False
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(current)
-            failure: OSError | None = None
-            try:
-                with self.app.suspend():
-                    try:
-                        code = subprocess.run([*editor, str(path)], check=False).returncode
-                    except OSError as exc:  # caught inside, so the screen comes back
-                        failure = exc
-            except SuspendNotSupported:
-                try:
-                    code = subprocess.run([*editor, str(path)], check=False, capture_output=True).returncode
-                except OSError as exc:
-                    failure = exc
-            if failure is not None:
-                message = f"Cannot run editor {editor[0]!r}: {failure.strerror or failure}; note unchanged"
-                self.notify(message, severity="error", markup=False)
-                return
-            if code != 0:
-                self.notify(f"Editor exited with status {code}; note unchanged", severity="warning", markup=False)
-                return
-            try:
-                text = decode_text(path.read_bytes())
-            except OSError as exc:
-                message = f"Cannot read the edited note ({exc.strerror or exc}); note unchanged"
-                self.notify(message, severity="error", markup=False)
-                return
-            except UnicodeDecodeError:
-                from ..app import STICKY
+            text = edit_text(current, editor, self._run_handing_over_the_screen, prefix=f"readlist-note-{paper.id}-")
+        except EditFailed as exc:
+            from ..app import STICKY
 
-                keep = True  # the only copy of what was typed
-                message = f"Cannot read the edited note as {text_encodings()}; note unchanged"
-                self.notify(f"{message}, your text is kept in {path}", severity="error", timeout=STICKY, markup=False)
-                return
-        finally:
-            if not keep:
-                path.unlink(missing_ok=True)
+            message = f"{str(exc)[:1].upper()}{str(exc)[1:]}; note unchanged"
+            if exc.kept:  # the only copy of what was typed
+                message += f", your text is kept in {exc.kept}"
+            self.notify(message, severity="error", timeout=STICKY if exc.kept else 5, markup=False)
+            return
         await self._save_note(paper, current, text)
+
+    def _run_handing_over_the_screen(self, argv: list[str]) -> int:
+        """Run the editor with the terminal to itself, and give its exit status."""
+        failure: OSError | None = None
+        try:
+            with self.app.suspend():
+                try:
+                    return subprocess.run(argv, check=False).returncode
+                except OSError as exc:  # raised once the screen is back
+                    failure = exc
+        except SuspendNotSupported:
+            return subprocess.run(argv, check=False, capture_output=True).returncode
+        raise failure
 
     def action_edit_tags(self) -> None:
         from .tags import TagsScreen
