@@ -722,3 +722,15 @@ async def test_a_key_pressed_twice_at_once_closes_only_the_dialog(app, tmp_path,
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+async def test_completing_a_tag_that_holds_a_space_keeps_it_one_tag(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("t", *'ml "deep learning"', "enter")
+        await settle(pilot)
+        await pilot.press("j", "t")
+        await pilot.pause()
+        await pilot.press(*"de", "right", "enter")  # before: completed unquoted, saved as "deep" and "learning"
+        await settle(pilot)
+        assert current(app)[1].tags == ("deep learning",)

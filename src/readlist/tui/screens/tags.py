@@ -50,9 +50,11 @@ class LastWordSuggester(Suggester):
         head, _, last = value.rpartition(" ")
         if not last:
             return None
+        typed = last.lstrip('"').lower()
         for tag in self.known:
-            if tag.lower().startswith(last.lower()) and tag != last:
-                return f"{head} {tag}".lstrip() if head else tag
+            shown = _shown(tag)  # "deep learning" in quotes, or saving would make it two tags
+            if tag.lower().startswith(typed) and shown != last:
+                return f"{head} {shown}" if head else shown
         return None
 
 
@@ -74,7 +76,7 @@ class TagsScreen(Dialog[list[str] | None]):
                 id="tags-input",
                 suggester=LastWordSuggester(self.known),
             )
-            known = ", ".join(safe(tag) for tag in self.known[:20]) or "none yet"
+            known = " ".join(safe(_shown(tag)) for tag in self.known[:20]) or "none yet"
             yield Static(Text(f"In use: {known}"), classes="dialog-hint")
             yield Static("Enter save · → accept completion · Esc cancel", classes="dialog-hint")
 
