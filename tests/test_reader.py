@@ -235,6 +235,10 @@ def test_chinese_title_lines_and_wrapped_chinese_abstracts(write_file):
     assert not plain.has_titles
     assert plain.papers[0].text == abstract
     assert plain.papers[0].id == read_papers(write_file(f"{abstract}\n\n{other}")).papers[0].id
+    at_commas = abstract.replace("，", "，\n").replace("。", "。\n").strip()  # lines that end in punctuation
+    assert read_papers(write_file(f"{at_commas}\n\n{other}")).papers[0].text == abstract  # before: "， 用于"
+    japanese = "本手法を提案し、\nわずか四ステップで生成する。"
+    assert read_papers(write_file(f"{japanese}\n\n{other}")).papers[0].text == japanese.replace("\n", "")
 
 
 def test_an_endless_stream_of_nul_bytes_is_refused_as_binary_at_once(tmp_path):

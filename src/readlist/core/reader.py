@@ -96,15 +96,23 @@ def _looks_like_cjk_title(first: str, rest: list[str]) -> bool:
 
 
 def join_lines(lines: list[str]) -> str:
-    """A hard-wrapped paragraph as one line: lines joined with a space, except between two CJK characters
-    (Chinese and Japanese wrap anywhere, without a space), so wrapping never changes the text or its id."""
+    """A hard-wrapped paragraph as one line: lines joined with a space, except between two CJK characters and
+    after CJK punctuation (Chinese and Japanese wrap anywhere, without a space), so wrapping never changes the
+    text or its id."""
     joined = " ".join(lines)
     if joined.isascii():
         return joined
     parts = [lines[0]]
     for before, line in pairwise(lines):
-        parts.append(line if is_cjk(before[-1:]) and is_cjk(line[:1]) else " " + line)
+        end, start = before[-1:], line[:1]
+        wide_end = _WIDE_PUNCTUATION.match(end)
+        glued = wide_end or (is_cjk(end) and (is_cjk(start) or _WIDE_PUNCTUATION.match(start)))
+        parts.append(line if glued else " " + line)
     return "".join(parts)
+
+
+# Chinese and Japanese punctuation (，、。「」…) and full-width forms: no space is written after them either.
+_WIDE_PUNCTUATION = re.compile("[\u3000-\u303f\uff00-\uffef]")
 
 
 def _first_word(line: str) -> str:
