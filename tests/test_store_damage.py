@@ -228,3 +228,10 @@ def test_a_link_into_a_folder_that_is_gone_never_makes_the_folder_and_writes_onc
     assert not real.parent.exists()
     real.parent.mkdir()
     assert store.flush() and Store(link).get(paper(1).id).starred
+
+
+def test_a_json_error_is_worded_once(tmp_path):
+    db = tmp_path / "readlist.json"
+    db.write_bytes(b'{"meta": {"1": {"schema_version": 2}}, "annotations": {"1": {"note": "cut here')
+    [notice] = Store(db).notices
+    assert "(Unterminated string starting at line 1 column" in notice  # before: "starting at at line"

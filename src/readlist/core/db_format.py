@@ -147,7 +147,8 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise DamagedFile(f"not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+            what = exc.msg.removesuffix(" at")  # "Unterminated string starting at": the place follows
+            raise DamagedFile(f"not valid JSON ({what} at line {exc.lineno} column {exc.colno})") from None
     if not isinstance(data, dict):
         raise DamagedFile(f"JSON of the wrong shape (a {type(data).__name__}, not an object of tables)")
     if data and not data.keys() & {META, ANNOTATIONS, EVENTS}:
