@@ -128,3 +128,13 @@ def test_a_database_made_read_only_is_not_written_and_its_permissions_are_kept(t
     with pytest.raises(PermissionError):  # a merge replacing every annotation is refused the same way
         store.replace_all({}, [], reason="merge")
     assert db.read_bytes() == before and not list(tmp_path.glob("*-merge"))
+
+
+def test_a_save_failure_names_the_database_once(tmp_path):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.toggle_star(paper(1))
+    db.unlink()
+    db.mkdir()  # the database path became a directory
+    store.toggle_star(paper(2))
+    assert store.pending_error and store.pending_error.count(str(db)) == 1  # before: "...: Is a directory: <db>"

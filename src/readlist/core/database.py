@@ -79,7 +79,7 @@ class DatabaseFile(OpenedFile):
         ensure_dir(self.path.parent)
 
     def _failed(self, exc: BaseException) -> None:
-        self.pending_error = f"cannot save {self.path}: {why(exc)}"
+        self.pending_error = f"cannot save {self.path}: {why(exc, self.path)}"
 
     def commit(self, build: Callable[[], tuple[Any, Change | None]]) -> Any:
         """Lock, catch up with the file, build the change against fresh data, apply it and save it.

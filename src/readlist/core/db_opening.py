@@ -207,10 +207,12 @@ def _is_good(raw: bytes) -> bool:
     return True
 
 
-def why(exc: BaseException) -> str:
-    """Why the file could not be locked, read or written, in a few words."""
+def why(exc: BaseException, path: Path | None = None) -> str:
+    """Why the file could not be locked, read or written, in a few words; the file the error names is
+    added when it is not `path`, the one the message already names."""
     if isinstance(exc, Timeout):
         return "the database is locked by another readlist"
     if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror + (f": {exc.filename}" if exc.filename else "")
+        other = exc.filename and str(exc.filename) != str(path)
+        return exc.strerror + (f": {exc.filename}" if other else "")
     return str(exc) or type(exc).__name__
