@@ -529,3 +529,26 @@ def test_palette_title_ranking_takes_each_word_fuzzily_and_in_any_order():
     assert [pos for pos, _ in rank_titles("retriever effir", titles)] == [0]
     assert rank_titles("slimnfer", titles)[0][0] == 1
     assert rank_titles("zzzz qqqq", titles) == []
+
+
+async def test_a_paper_file_touched_without_change_raises_no_notice_and_a_removed_one_is_named_so(tmp_path):
+    import os
+
+    from readlist.core.reader import read_papers
+
+    papers_file = tmp_path / "papers.txt"
+    papers_file.write_text(PAPERS)
+    app = ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        later = papers_file.stat().st_mtime_ns + 5_000_000_000
+        os.utime(papers_file, ns=(later, later))  # `touch`, or a save with nothing changed
+        await app.poll_store()
+        await app.poll_store()
+        await pilot.pause()
+        assert not any("on disk" in n.message for n in app._notifications)  # before: "changed on disk"
+        papers_file.unlink()
+        await app.poll_store()
+        await pilot.pause()
+        [told] = [n.message for n in app._notifications if str(papers_file) in n.message]
+        assert told == f"{papers_file} was removed; this window keeps the papers it read"

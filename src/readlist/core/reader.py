@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 import stat
@@ -200,13 +201,35 @@ def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> Pa
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
     text = _decode(path, data, encoding)
-    return replace(parse_text(text, str(path)), stamp=stamp)
+    digest = _digest(data) if stamp is not None else None
+    return replace(parse_text(text, str(path)), stamp=stamp, digest=digest)
 
 
 def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:
-    """The file's modification time (ns) and size, which a save changes; None when it cannot be found or reached."""
+    """A regular file's modification time (ns) and size, which a save changes; None when it cannot be found or
+    reached, or is no regular file (a pipe or a device is read once, never watched)."""
     try:
         status = os.stat(path)
     except OSError:
         return None
-    return status.st_mtime_ns, status.st_size
+    return (status.st_mtime_ns, status.st_size) if stat.S_ISREG(status.st_mode) else None
+
+
+def file_state(papers: PaperList, known: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:
+    """Whether the file `papers` were read from, last seen with the stamp `known`, is "same", "changed" or
+    "removed" now, and its stamp now. A new stamp on the same bytes (a `touch`, a save without changes) is
+    the same file; its bytes are read only then."""
+    stamp = file_stamp(papers.path)
+    if stamp == known:
+        return "same", stamp
+    if stamp is None:
+        return ("changed" if os.path.lexists(papers.path) else "removed"), None
+    try:
+        data = Path(papers.path).read_bytes()
+    except OSError:
+        return "changed", stamp
+    return ("same" if _digest(data) == papers.digest else "changed"), stamp
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.blake2b(data, digest_size=16).digest()

@@ -16,7 +16,7 @@ from ..core.changes import current_ids
 from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
-from ..core.reader import file_stamp
+from ..core.reader import file_state
 from ..core.store import Store
 from .commands import ActionCommands, PaperCommands
 from .screens.main import MainScreen
@@ -135,22 +135,28 @@ class ReadlistApp(App):
                 if not self.store.pending_error:
                     self.notify("All changes saved", timeout=2)
             changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
-            on_disk = await loop.run_in_executor(self._writer, file_stamp, self.papers.path) if watched else None
+            state = await loop.run_in_executor(self._writer, file_state, self.papers, watched) if watched else None
         except RuntimeError:  # the writer has shut down: the app is closing
             return
-        if watched and on_disk != watched and self._papers_stamp is not None:  # not told by an overlapping poll
-            self.paper_file_changed()
+        if state is not None and self._papers_stamp is not None:  # not told by an overlapping poll
+            if state[0] == "same":
+                self._papers_stamp = state[1]
+            else:
+                self.paper_file_changed(removed=state[0] == "removed")
         for message in self.store.notices[self._notices_shown :]:  # e.g. damaged by another program
             self.notify(message, severity="error", timeout=STICKY, markup=False)
         self._notices_shown = len(self.store.notices)
         if changed:
             self.main_screen.refresh_all()
 
-    def paper_file_changed(self) -> None:
+    def paper_file_changed(self, removed: bool = False) -> None:
         """Said once: this window keeps the papers it read, while another readlist may move their annotations
         to the new ids of papers whose text changed (which changes written here would then miss)."""
         self._papers_stamp = None
-        message = f"{self.papers.path} changed on disk; restart readlist to load it"
+        if removed:
+            message = f"{self.papers.path} was removed; this window keeps the papers it read"
+        else:
+            message = f"{self.papers.path} changed on disk; restart readlist to load it"
         self.notify(message, severity="warning", timeout=STICKY, markup=False)
 
     def index_ready(self, index) -> None:
