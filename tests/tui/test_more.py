@@ -541,6 +541,7 @@ async def test_a_paper_file_touched_without_change_raises_no_notice_and_a_remove
     app = ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
+        await app.poll_store()  # as every few seconds after start
         later = papers_file.stat().st_mtime_ns + 5_000_000_000
         os.utime(papers_file, ns=(later, later))  # `touch`, or a save with nothing changed
         await app.poll_store()

@@ -67,7 +67,6 @@ class PaperList:
     duplicates: int = 0
     has_titles: bool = False
     stamp: tuple[int, int] | None = None  # the file's `file_stamp` when read; None for text not read from a file
-    digest: bytes | None = None  # of the file's bytes when read, to tell a real change from a new stamp
 
     def __len__(self) -> int:
         return len(self.papers)

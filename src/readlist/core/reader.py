@@ -201,8 +201,7 @@ def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> Pa
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
     text = _decode(path, data, encoding)
-    digest = _digest(data) if stamp is not None else None
-    return replace(parse_text(text, str(path)), stamp=stamp, digest=digest)
+    return replace(parse_text(text, str(path)), stamp=stamp)
 
 
 def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:
@@ -215,20 +214,34 @@ def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:
     return (status.st_mtime_ns, status.st_size) if stat.S_ISREG(status.st_mode) else None
 
 
-def file_state(papers: PaperList, known: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:
-    """Whether the file `papers` were read from, last seen with the stamp `known`, is "same", "changed" or
+def file_digest(path: str | os.PathLike[str], stamp: tuple[int, int]) -> bytes | None:
+    """A digest of the file's bytes while it still has the stamp `stamp` (the one it was read with); None when
+    it has changed since or cannot be read. Taken apart from reading, so that only a watching window pays."""
+    try:
+        data = Path(path).read_bytes() if file_stamp(path) == stamp else None
+    except OSError:
+        return None
+    return _digest(data) if data is not None and file_stamp(path) == stamp else None
+
+
+def file_state(
+    path: str | os.PathLike[str], known: tuple[int, int], digest: bytes | None
+) -> tuple[str, tuple[int, int] | None]:
+    """Whether the file last seen with the stamp `known`, its bytes with `digest`, is "same", "changed" or
     "removed" now, and its stamp now. A new stamp on the same bytes (a `touch`, a save without changes) is
     the same file; its bytes are read only then."""
-    stamp = file_stamp(papers.path)
+    stamp = file_stamp(path)
     if stamp == known:
         return "same", stamp
     if stamp is None:
-        return ("changed" if os.path.lexists(papers.path) else "removed"), None
+        return ("changed" if os.path.lexists(path) else "removed"), None
+    if digest is None:
+        return "changed", stamp
     try:
-        data = Path(papers.path).read_bytes()
+        data = Path(path).read_bytes()
     except OSError:
         return "changed", stamp
-    return ("same" if _digest(data) == papers.digest else "changed"), stamp
+    return ("same" if _digest(data) == digest else "changed"), stamp
 
 
 def _digest(data: bytes) -> bytes:

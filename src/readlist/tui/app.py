@@ -16,7 +16,7 @@ from ..core.changes import current_ids
 from ..core.drafts import Drafts, drafts_dir
 from ..core.paper import PaperList
 from ..core.paths import ui_state_path
-from ..core.reader import file_state
+from ..core.reader import file_digest, file_state
 from ..core.store import Store
 from .commands import ActionCommands, PaperCommands
 from .screens.main import MainScreen
@@ -56,6 +56,7 @@ class ReadlistApp(App):
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
         self._related = None
         self._papers_stamp = papers.stamp  # None: not read from a file, or its change already told
+        self._papers_digest: bytes | None = None  # of the file's bytes with that stamp, taken on the first poll
         # the palette's paper titles, with the users' own titles they were made with (filled on first use)
         self.palette_titles: tuple[frozenset[tuple[str, str]], list[str]] | None = None
         self._state_saved = False
@@ -135,7 +136,9 @@ class ReadlistApp(App):
                 if not self.store.pending_error:
                     self.notify("All changes saved", timeout=2)
             changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
-            state = await loop.run_in_executor(self._writer, file_state, self.papers, watched) if watched else None
+            state = None
+            if watched:
+                state = await loop.run_in_executor(self._writer, self._paper_file_state, watched)
         except RuntimeError:  # the writer has shut down: the app is closing
             return
         if state is not None and self._papers_stamp is not None:  # not told by an overlapping poll
@@ -148,6 +151,13 @@ class ReadlistApp(App):
         self._notices_shown = len(self.store.notices)
         if changed:
             self.main_screen.refresh_all()
+
+    def _paper_file_state(self, watched: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:
+        """The paper file's state (see reader.file_state); its bytes' digest is taken on the first poll, after the
+        list shows, so that a `touch` alone later is no change. Runs on the writer thread."""
+        if self._papers_digest is None:
+            self._papers_digest = file_digest(self.papers.path, watched) or b""  # b"": changed before the first poll
+        return file_state(self.papers.path, watched, self._papers_digest or None)
 
     def paper_file_changed(self, removed: bool = False) -> None:
         """Said once: this window keeps the papers it read, while another readlist may move their annotations
