@@ -119,8 +119,9 @@ def export_command(
     text = export(chosen, annotations, fmt)
     if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
         if fmt == "json" and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
-            text = json.dumps(json.loads(text), indent=2) + "\n"
-        click.echo(text, nl=False)
+            echo_json(json.loads(text))
+        else:
+            click.echo(text, nl=False)
         return
     try:
         write_atomic(output, text, force=force)

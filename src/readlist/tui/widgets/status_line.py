@@ -48,17 +48,9 @@ FITS = (
 
 
 class StatusLine(Static):
-    def show(
-        self,
-        name: str,
-        counts: Counts,
-        quick_filter: str,
-        query: str,
-        matches: int | None,
-        note: str = "",
-        partial: int = 0,
-    ) -> None:
-        self.update(header(self.app.size.width - 2, name, counts, quick_filter, query, matches, note, partial))
+    def show(self, *parts, **named) -> None:
+        """The header for the screen's width; `parts` are `header`'s after the width."""
+        self.update(header(self.app.size.width - 2, *parts, **named))
 
 
 def header(
