@@ -267,12 +267,18 @@ def test_merge_dry_run_then_merge_then_nothing_left(env, tmp_path):
     assert again.exit_code == 0 and "Nothing to merge" in again.output
 
 
-def test_undo_takes_a_merge_back_once_nothing_made_since_is_left_to_undo(env, tmp_path):
+def merge_a_laptop_copy(env, tmp_path, **laptop) -> None:
+    """Star paper 1 here, then merge a laptop's database that changed paper 2 (`laptop`: its changes)."""
     papers, db, run = env
     Store(db).update(papers[0], starred=True)
     laptop_db = tmp_path / "laptop.json"
-    Store(laptop_db).update(papers[1], status="read", note="from the laptop")
+    Store(laptop_db).update(papers[1], **(laptop or {"status": "read"}))
     assert run("merge", str(laptop_db)).exit_code == 0
+
+
+def test_undo_takes_a_merge_back_once_nothing_made_since_is_left_to_undo(env, tmp_path):
+    papers, db, run = env
+    merge_a_laptop_copy(env, tmp_path, status="read", note="from the laptop")
     assert run("star", "#3").exit_code == 0
     assert "undid star" in run("undo").stdout  # the change made after the merge comes first
     result = run("undo")
@@ -288,10 +294,7 @@ def test_undo_takes_a_merge_back_once_nothing_made_since_is_left_to_undo(env, tm
 
 def test_undo_names_the_backup_of_a_merge_it_cannot_take_back_itself(env, tmp_path):
     papers, db, run = env
-    Store(db).update(papers[0], starred=True)
-    laptop_db = tmp_path / "laptop.json"
-    Store(laptop_db).update(papers[1], status="read")
-    assert run("merge", str(laptop_db)).exit_code == 0
+    merge_a_laptop_copy(env, tmp_path)
     backup = next(tmp_path.glob("db.json.bak-*-merge"))
     backup.write_bytes(backup.read_bytes().replace(b'"starred":true', b'"starred":false'))  # no longer that file
     result = run("undo")
@@ -301,10 +304,7 @@ def test_undo_names_the_backup_of_a_merge_it_cannot_take_back_itself(env, tmp_pa
 
 def test_undo_leaves_a_merged_database_made_read_only_as_it_is(env, tmp_path):
     papers, db, run = env
-    Store(db).update(papers[0], starred=True)
-    laptop_db = tmp_path / "laptop.json"
-    Store(laptop_db).update(papers[1], status="read")
-    assert run("merge", str(laptop_db)).exit_code == 0
+    merge_a_laptop_copy(env, tmp_path)
     db.chmod(0o444)  # as a change is refused, so is taking the merge back
     result = run("undo")
     assert (

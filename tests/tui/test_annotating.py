@@ -251,11 +251,16 @@ async def test_note_modal_escape_asks_before_discarding(app):
         assert current(app)[1].note == ""
 
 
-async def test_external_editor_note(app, tmp_path, monkeypatch):
+def use_editor(tmp_path, monkeypatch, program: str) -> None:
+    """$EDITOR runs this Python `program` (the file to edit is its last argument); $VISUAL is unset."""
     script = tmp_path / "editor.py"
-    script.write_text("import sys\nopen(sys.argv[1], 'a').write('from the editor')\n")
+    script.write_text(program)
     monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
     monkeypatch.delenv("VISUAL", raising=False)
+
+
+async def test_external_editor_note(app, tmp_path, monkeypatch):
+    use_editor(tmp_path, monkeypatch, "import sys\nopen(sys.argv[1], 'a').write('from the editor')\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("e")
@@ -268,10 +273,8 @@ async def test_external_editor_note_in_the_locales_encoding_is_read_and_one_it_c
 ):
     import locale
 
-    script = tmp_path / "editor.py"
-    script.write_text("import sys, pathlib\npathlib.Path(sys.argv[-1]).write_bytes('café crème'.encode('latin-1'))\n")
-    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
-    monkeypatch.delenv("VISUAL", raising=False)
+    latin1 = "import sys, pathlib\npathlib.Path(sys.argv[-1]).write_bytes('café crème'.encode('latin-1'))\n"
+    use_editor(tmp_path, monkeypatch, latin1)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         monkeypatch.setattr(locale, "getencoding", lambda: "ISO-8859-1")

@@ -365,12 +365,19 @@ async def test_search_results_follow_tag_edits(app):
         assert app.main_screen.matches == 0
 
 
-async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_restart(tmp_path):
+def app_on_a_paper_file(tmp_path) -> tuple[Path, ReadlistApp]:
+    """An app on a paper file of its own (not text), which it watches for changes."""
     from readlist.core.reader import read_papers
 
     papers_file = tmp_path / "papers.txt"
     papers_file.write_text(PAPERS)
-    app = ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+    return papers_file, ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+
+
+async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_restart(tmp_path):
+    from readlist.core.reader import read_papers
+
+    papers_file, app = app_on_a_paper_file(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("j", "s")
@@ -534,11 +541,7 @@ def test_palette_title_ranking_takes_each_word_fuzzily_and_in_any_order():
 async def test_a_paper_file_touched_without_change_raises_no_notice_and_a_removed_one_is_named_so(tmp_path):
     import os
 
-    from readlist.core.reader import read_papers
-
-    papers_file = tmp_path / "papers.txt"
-    papers_file.write_text(PAPERS)
-    app = ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+    papers_file, app = app_on_a_paper_file(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await app.poll_store()  # as every few seconds after start

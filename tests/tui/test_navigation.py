@@ -267,13 +267,18 @@ async def test_help_screen_is_readable_on_a_small_terminal(tmp_path):
                 assert "Group" in text  # left out only where it crowds the descriptions
 
 
+async def type_in_palette(pilot, query: str) -> None:
+    """Open the command palette and type `query`, with time for its providers to answer."""
+    await pilot.press("ctrl+p")
+    await pilot.pause()
+    await pilot.press(*query)
+    await pilot.pause(0.5)
+
+
 async def test_palette_jumps_to_paper_by_fuzzy_title(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"TableBnch")
-        await pilot.pause(0.5)
+        await type_in_palette(pilot, "TableBnch")
         await pilot.press("enter")
         await settle(pilot)
         assert "TableBench" in current_title(app)
@@ -284,10 +289,7 @@ async def test_palette_puts_the_action_named_by_the_query_first(app):
         await settle(pilot)
         paper = app.main_screen.current_paper
         for query in ("star", "read"):  # longer lines mention "starred" and "reading" too
-            await pilot.press("ctrl+p")
-            await pilot.pause()
-            await pilot.press(*query)
-            await pilot.pause(0.5)
+            await type_in_palette(pilot, query)
             await pilot.press("enter")
             await settle(pilot)
         note = app.store.get(paper.id)
@@ -436,10 +438,7 @@ async def test_the_last_paper_is_scrolled_into_view_on_start(tmp_path):
 async def test_the_palette_lists_quit_once(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("ctrl+p")
-        await pilot.pause()
-        await pilot.press(*"quit")
-        await pilot.pause(0.5)
+        await type_in_palette(pilot, "quit")
         from textual.command import CommandList
 
         shown = [str(option.prompt) for option in app.screen.query_one(CommandList).options]
