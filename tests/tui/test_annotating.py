@@ -734,6 +734,6 @@ async def test_completing_a_tag_that_holds_a_space_keeps_it_one_tag(app):
         await settle(pilot)
         await pilot.press("j", "t")
         await pilot.pause()
-        await pilot.press(*"de", "right", "enter")  # before: completed unquoted, saved as "deep" and "learning"
+        await pilot.press(*'"de', "right", "enter")  # before: completed unquoted, saved as "deep" and "learning"
         await settle(pilot)
         assert current(app)[1].tags == ("deep learning",)

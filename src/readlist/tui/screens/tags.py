@@ -50,10 +50,10 @@ class LastWordSuggester(Suggester):
         head, _, last = value.rpartition(" ")
         if not last:
             return None
-        typed = last.lstrip('"').lower()
         for tag in self.known:
-            shown = _shown(tag)  # "deep learning" in quotes, or saving would make it two tags
-            if tag.lower().startswith(typed) and shown != last:
+            # as typed: "deep learning" in quotes (or saving makes it two tags), so it completes once `"de` is typed
+            shown = _shown(tag)
+            if shown.lower().startswith(last.lower()) and shown != last:
                 return f"{head} {shown}" if head else shown
         return None
 
