@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from .context import Context
 
 
@@ -10,3 +12,5 @@ def run_tui(ctx: Context) -> None:
 
     app = ReadlistApp(papers=ctx.paper_list, db_path=ctx.db_file)
     app.run()
+    if app.return_code:  # Textual printed what went wrong; a script must not read it as success
+        sys.exit(app.return_code)

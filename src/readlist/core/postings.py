@@ -70,6 +70,9 @@ def title_source(paper: Paper) -> str:
     return index_form(head)
 
 
+MAX_TF = 0xFFFF  # counts are kept in 16 bits
+
+
 def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]] | None) -> Postings:
     starts = array("I", [0])
     docs = array("I")
@@ -77,7 +80,10 @@ def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]
     for old in order:
         docs.extend(per_term[old])
         if tfs is not None and counts is not None:
-            tfs.extend(counts[old])
+            try:
+                tfs.extend(counts[old])
+            except OverflowError:  # a word said 65,536+ times in one paper: BM25 saturates long before that
+                tfs.extend(min(count, MAX_TF) for count in counts[old])
         starts.append(len(docs))
     return Postings(starts, docs, tfs)
 

@@ -1,0 +1,55 @@
+"""Hostile paper files and arguments: each gives one line and an exit status, never a traceback."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from readlist.cli import cli
+
+ONE_WORD = "We study " + "buffalo " * 70_000 + "in depth."
+
+
+def run(*args: str, input: str | None = None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_a_word_said_65536_times_in_one_paper_is_searched_related_and_exported(tmp_path, write_file):
+    papers = write_file("Header\n\n" + ONE_WORD + "\n\nA second paper about buffalo herds and grass.\n")
+    common = ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    found = run(*common, "search", "buffalo", "--json")
+    assert found.exit_code == 0, found.output
+    assert [row["index"] for row in json.loads(found.output)] == [1, 2]
+    related = run(*common, "related", "#2")
+    assert related.exit_code == 0, related.output
+    exported = run(*common, "export", "-q", "buffalo", "--format", "json")
+    assert exported.exit_code == 0, exported.output
+    assert len(json.loads(exported.output)) == 2
+
+
+async def test_the_tui_starts_on_a_paper_saying_one_word_65536_times(tmp_path):
+    from readlist.core.reader import parse_text
+    from readlist.tui.app import ReadlistApp
+
+    papers = parse_text("Header\n\n" + ONE_WORD + "\n", str(tmp_path / "papers.txt"))
+    app = ReadlistApp(papers, tmp_path / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("slash", *"buffalo")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.screen.matches == 1
+    assert app.return_code in (None, 0)  # no error stopped it
+
+
+def test_the_tui_exits_non_zero_when_it_stopped_on_an_error(tmp_path, write_file, monkeypatch):
+    from readlist.tui.app import ReadlistApp
+
+    def failed_run(self):
+        self._return_code = 1  # what Textual sets after printing an unhandled error
+
+    monkeypatch.setattr(ReadlistApp, "run", failed_run)
+    papers = write_file("One paper about graphs.\n")
+    result = run("--papers", str(papers), "--db", str(tmp_path / "db.json"))
+    assert result.exit_code == 1
