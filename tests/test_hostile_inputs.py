@@ -53,3 +53,33 @@ def test_the_tui_exits_non_zero_when_it_stopped_on_an_error(tmp_path, write_file
     papers = write_file("One paper about graphs.\n")
     result = run("--papers", str(papers), "--db", str(tmp_path / "db.json"))
     assert result.exit_code == 1
+
+
+def test_an_encoding_that_decodes_nothing_or_half_characters_is_one_line(tmp_path, write_file):
+    db = str(tmp_path / "db.json")
+    plain = write_file("A paper about graphs.\n")
+    undefined = run("--papers", str(plain), "--db", db, "--encoding", "undefined", "list")
+    assert undefined.exit_code == 2
+    assert undefined.output.strip() == f"readlist: {plain}: 'undefined' is not a text encoding"
+    for content, encoding in (
+        (b"A paper +2AA- about graphs.\n", "utf-7"),
+        (b"A paper \\ud800 on graphs.\n", "unicode_escape"),
+    ):
+        papers = write_file(content, f"{encoding}.txt")
+        result = run("--papers", str(papers), "--db", db, "--encoding", encoding, "list")
+        assert result.exit_code == 2, result.output
+        assert len(result.output.strip().splitlines()) == 1
+        assert f"{papers}: read as {encoding}, character 9 is half of a character (U+D800)" in result.output
+
+
+def test_utf16_and_utf32_with_a_byte_order_mark_are_read(tmp_path, write_file):
+    text = "ICML 2025\n\nWe study graphs — and ε-greedy agents.\n\nA second paper.\n"
+    for encoding in ("utf-16", "utf-16-be", "utf-32", "utf-32-le"):
+        data = text.encode(encoding)
+        if encoding.endswith(("-be", "-le")):
+            data = ("\ufeff" + text).encode(encoding)
+        papers = write_file(data, f"{encoding}.txt")
+        result = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "list", "--json")
+        assert result.exit_code == 0, (encoding, result.output)
+        titles = [row["title"] for row in json.loads(result.output)]
+        assert len(titles) == 2 and "ε-greedy" in titles[0], (encoding, titles)

@@ -29,29 +29,48 @@ class ReadError(Exception):
     """A paper file that cannot be read; the message is one line naming the file."""
 
 
+_BOMS = (  # longest first: UTF-32 LE's mark starts with UTF-16 LE's
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
+
 def _decode(path: Path, data: bytes, encoding: str | None) -> str:
-    if encoding:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise ReadError(f"{path}: unknown encoding {encoding!r}") from None
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError as exc:
-            raise ReadError(f"{path}: not valid {encoding} at byte offset {exc.start}") from None
-        except LookupError:  # base64, zlib: codecs, but not of text
-            raise ReadError(f"{path}: {encoding!r} is not a text encoding") from None
-    else:
+    if not encoding:
+        encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+        if encoding:  # UTF-16 or UTF-32 as its byte-order mark says (the codec drops the mark)
+            return _decode(path, data, encoding)
         if b"\x00" in data:
             raise ReadError(f"{path}: looks like a binary file (contains NUL bytes), not a paper list")
         try:
-            text = data.decode("utf-8")
+            return data.decode("utf-8")  # a UTF-8 byte-order mark goes in parse_text
         except UnicodeDecodeError as exc:
             raise ReadError(
                 f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}); "
                 "try --encoding NAME, e.g. --encoding latin-1"
             ) from None
-    return text  # a byte-order mark goes in parse_text
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise ReadError(f"{path}: unknown encoding {encoding!r}") from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise ReadError(f"{path}: not valid {encoding} at byte offset {exc.start}") from None
+    except (LookupError, UnicodeError):  # base64, zlib: codecs, but not of text; 'undefined' refuses all
+        raise ReadError(f"{path}: {encoding!r} is not a text encoding") from None
+    surrogate = _LONE_SURROGATE.search(text)
+    if surrogate:  # utf-7's '+2AA-', unicode_escape's '\ud800': half a character, which no text holds
+        raise ReadError(
+            f"{path}: read as {encoding}, character {surrogate.start() + 1} is half of a character "
+            f"(U+{ord(surrogate.group()):04X}); the file is not valid {encoding}"
+        )
+    return text
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def read_bytes(path: Path) -> bytes:
