@@ -83,3 +83,57 @@ def test_utf16_and_utf32_with_a_byte_order_mark_are_read(tmp_path, write_file):
         assert result.exit_code == 0, (encoding, result.output)
         titles = [row["title"] for row in json.loads(result.output)]
         assert len(titles) == 2 and "ε-greedy" in titles[0], (encoding, titles)
+
+
+def test_a_named_pipe_nobody_writes_to_is_refused_instead_of_waited_on(tmp_path, monkeypatch):
+    import contextlib
+    import os
+    import threading
+    import time
+
+    from readlist.core import reader
+
+    monkeypatch.setattr(reader, "FIFO_WAIT", 0.2)
+    fifo = tmp_path / "papers.fifo"
+    os.mkfifo(fifo)
+
+    def rescue():  # a reader that waits for a writer is let go after 3 s, so the test fails instead of hanging
+        time.sleep(3)
+        with contextlib.suppress(OSError):  # no reader left: nothing to let go
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+    threading.Thread(target=rescue, daemon=True).start()
+    started = time.monotonic()
+    result = run("--papers", str(fifo), "--db", str(tmp_path / "db.json"), "list")
+    assert time.monotonic() - started < 2
+    assert result.exit_code == 2
+    assert result.output.strip() == f"readlist: {fifo}: nothing was written into this pipe within 0.2 s; nothing read"
+
+
+def test_an_endless_pipe_of_text_stops_at_the_limit_and_says_so(tmp_path, monkeypatch):
+    import os
+    import threading
+
+    from readlist.core import reader
+
+    monkeypatch.setattr(reader, "STREAM_LIMIT", 4 << 20)
+    fifo = tmp_path / "papers.fifo"
+    os.mkfifo(fifo)
+    sent = []
+
+    def endless():  # as `yes 'a paper'` would, but stopping after 64 MB
+        try:
+            with open(fifo, "wb") as out:
+                for _ in range(64):
+                    out.write(b"A paper about graphs.\n\n" * (1 << 16))
+                    sent.append(1)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=endless)
+    writer.start()
+    result = run("--papers", str(fifo), "--db", str(tmp_path / "db.json"), "list")
+    writer.join()
+    assert result.exit_code == 2
+    assert "more than 4 MB arrived through the pipe; stopped reading" in result.output
+    assert len(sent) < 64

@@ -6,6 +6,7 @@ import codecs
 import hashlib
 import os
 import re
+import select
 import stat
 from dataclasses import replace
 from itertools import pairwise
@@ -73,26 +74,59 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+FIFO_WAIT = 10.0  # seconds a named pipe may take before something is written into it
+STREAM_LIMIT = 2 << 30  # bytes read from a pipe or a device at most: an endless one is refused, not read forever
+
+
 def read_bytes(path: Path) -> bytes:
     try:
         if path.is_dir():  # open() on a directory fails differently on each system
             raise IsADirectoryError(path)
+        if stat.S_ISFIFO(os.stat(path).st_mode):
+            return _read_fifo(path)
         with open(path, "rb") as handle:
             if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return handle.read()
-            return _read_stream(handle)
+            if handle.isatty():
+                raise ReadError(f"{path}: is a terminal, not a paper file (give a file, or pipe one in)")
+            return _read_stream(path, handle)
     except OSError as exc:
         raise ReadError(unreadable(path, exc, "paper file")) from None
 
 
-def _read_stream(handle: BinaryIO) -> bytes:
+def _read_fifo(path: Path) -> bytes:
+    """A named pipe (or `<(command)`): opening it waits for a writer, which may never come, so it is opened
+    without waiting and given FIFO_WAIT seconds to deliver something."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        ready, _, _ = select.select([fd], [], [], FIFO_WAIT)
+        if not ready:
+            raise ReadError(f"{path}: nothing was written into this pipe within {FIFO_WAIT:g} s; nothing read")
+        os.set_blocking(fd, True)
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        return _read_stream(path, handle)
+
+
+def _read_stream(path: Path, handle: BinaryIO) -> bytes:
     """A device or a pipe, read to its end, or to the first chunk holding a NUL byte (which makes it
-    binary): `--papers /dev/zero` stops at once instead of filling the memory."""
+    binary): `--papers /dev/zero` stops at once instead of filling the memory; an endless stream of text
+    stops at STREAM_LIMIT."""
     chunks = []
+    size = 0
     while chunk := handle.read(1 << 20):
         chunks.append(chunk)
+        size += len(chunk)
         if b"\0" in chunk:
             break
+        if size > STREAM_LIMIT:
+            raise ReadError(
+                f"{path}: more than {STREAM_LIMIT >> 20} MB arrived through the pipe; stopped reading "
+                "(save it to a file and open that)"
+            )
     return b"".join(chunks)
 
 
