@@ -19,8 +19,10 @@ _ESCAPE_SEQUENCE = re.compile(
     r"|\x1b\[[0-?]*[ -/]*[@-~]"
     r"|\x1b[ -/]*[0-~]"
 )
-_URL = re.compile(r"https?://[^\s<>\"'`{}|\\^\]\[]+", re.IGNORECASE)
-_URL_TRAIL = ".,;:!?)'\""
+# A link runs to white space or a quote; braces and backslashes are part of it (`a{b}`, `x\d`), except a
+# closing brace it never opened (`\url{https://x.org}`).
+_URL = re.compile(r"https?://[^\s<>\"'`\]\[]+", re.IGNORECASE)
+_URL_TRAIL = ".,;:!?)'\"\\"
 
 # Spans that look like LaTeX: inline math, a command with braced arguments, or an escape.
 _LATEX_SPAN = re.compile(
@@ -105,10 +107,22 @@ def has_escape(text: str) -> bool:
     return "\x1b" in text
 
 
+def _cut_at_unopened_brace(url: str) -> str:
+    depth = 0
+    for at, char in enumerate(url):
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            if not depth:
+                return url[:at]
+            depth -= 1
+    return url
+
+
 def find_urls(text: str) -> tuple[str, ...]:
     urls: list[str] = []
     for match in _URL.finditer(text):
-        url = match.group(0).rstrip(_URL_TRAIL)
+        url = _cut_at_unopened_brace(match.group(0)).rstrip(_URL_TRAIL)
         if url.count("(") < url.count(")"):
             url = url.rstrip(")")
         if url not in urls and len(url) > len("https://"):
