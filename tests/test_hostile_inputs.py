@@ -153,3 +153,37 @@ def test_a_link_holding_braces_or_a_backslash_is_shown_and_exported_as_written(t
     exported = run(*common, "export", "--all", "--format", "bibtex")
     entry = bibtexparser.parse_string(exported.output).entries[0]
     assert entry["url"] == "https://example.org/data%7Bb%7D/x%5Cd/y"  # whole, and verbatim-safe
+
+
+HIDDEN = {
+    "\u009b": "a C1 CSI",
+    "\u009d": "a C1 OSC",
+    "\u0085": "a C1 next line",
+    "\u2066": "a bidi isolate",
+    "\u200f": "a right-to-left mark",
+    "\u00ad": "a soft hyphen",
+    "\ufeff": "a byte-order mark",
+    "\U000e0041": "a tag character",
+}
+
+
+def test_controls_and_invisible_characters_never_reach_the_terminal_but_json_keeps_them(tmp_path, write_file):
+    hidden = "".join(HIDDEN)
+    papers = write_file(f"We study graphs{hidden}31m and trees in depth.\n\nA second paper.\n")
+    common = ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    assert run(*common, "note", "#1", "--text", f"my note{hidden} here").exit_code == 0
+    assert run(*common, "tag", "#1", "+t").exit_code == 0
+    outputs = {
+        "show": run(*common, "show", "#1").output,
+        "show --json": run(*common, "show", "#1", "--json").output,
+        "list --json": run(*common, "list", "--json").output,
+        "note": run(*common, "note", "#1").output,
+        **{f"export {fmt}": run(*common, "export", "--format", fmt).output for fmt in ("md", "json", "csv", "bibtex")},
+    }
+    for name, output in outputs.items():
+        for char, what in HIDDEN.items():
+            assert char not in output, f"{what} reached the terminal through {name}"
+    assert "We study graphs31m and trees" in outputs["show"]
+    assert "my note here" in outputs["note"]
+    shown = json.loads(outputs["show --json"])
+    assert shown["text"] == f"We study graphs{hidden}31m and trees in depth."  # the data, exact, as escapes

@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+from ..core.text import escape_controls_in_json
+
 ERRORS = "readlist-lookalike"
 _LOOKALIKES = {
     "★": "*",
@@ -62,6 +64,7 @@ def fits_stdout(text: str) -> bool:
 
 def echo_json(obj: Any) -> None:
     """Print `obj` as indented JSON that a JSON reader gets back exactly: with ASCII escapes (\\u2605) when
-    stdout's encoding lacks a character, which a look-alike would replace in the data itself (★ read as *)."""
+    stdout's encoding lacks a character, which a look-alike would replace in the data itself (★ read as *), and
+    always for control characters (a CSI, a bidi mark), which a terminal would obey."""
     text = json.dumps(obj, ensure_ascii=False, indent=2)
-    click.echo(text if fits_stdout(text) else json.dumps(obj, indent=2))
+    click.echo(escape_controls_in_json(text) if fits_stdout(text) else json.dumps(obj, indent=2))

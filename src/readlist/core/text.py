@@ -8,8 +8,12 @@ import re
 import unicodedata
 from functools import lru_cache
 
-# C0/C1 control characters except tab and newline; ESC, BEL, CSI and friends.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+# C0/C1 control characters except tab and newline (ESC, BEL, CSI and friends), bidi controls and line
+# separators, and what prints as nothing or hides text: soft hyphens, byte-order marks, tag characters.
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ufeff"
+    "\U000e0000-\U000e007f]"
+)
 # Whole terminal escape sequences: strings up to BEL or ST (OSC window titles and links, DCS, APC, PM, SOS),
 # CSI (colours, cursor moves) and two-character ones (ESC c, ESC ( B). A string is not followed past a line end.
 # Whole sequences introduced by ESC; a lone C1 byte (often text read in the wrong encoding: "â\x80\x9d")
@@ -95,6 +99,17 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
     if has_escape(text):
         text = _ESCAPE_SEQUENCE.sub("", text)
     return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
+
+
+def escape_controls_in_json(text: str) -> str:
+    """JSON text with every character `strip_control` removes written as a \\u escape (a JSON reader gets
+    the exact data; a terminal shows six harmless characters instead of obeying a CSI or reordering text)."""
+    return _CONTROL.sub(_json_escape, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    units = match.group().encode("utf-16-be")
+    return "".join(f"\\u{int.from_bytes(units[i : i + 2]):04x}" for i in range(0, len(units), 2))
 
 
 def quoted(text: str) -> str:
