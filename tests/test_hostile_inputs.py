@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -187,3 +188,54 @@ def test_controls_and_invisible_characters_never_reach_the_terminal_but_json_kee
     assert "my note here" in outputs["note"]
     shown = json.loads(outputs["show --json"])
     assert shown["text"] == f"We study graphs{hidden}31m and trees in depth."  # the data, exact, as escapes
+
+
+def test_a_nul_in_a_note_from_standard_input_or_the_editor_is_refused_and_the_note_kept(
+    tmp_path, write_file, monkeypatch
+):
+    import shlex
+    import sys
+
+    papers = write_file("A paper about graphs.\n")
+    common = ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    assert run(*common, "note", "#1", "--text", "first").exit_code == 0
+    piped = run(*common, "note", "#1", "--text", "-", input="ab\0cd")
+    assert piped.exit_code == 2
+    assert piped.output.strip() == (
+        "readlist: standard input holds a NUL character (\\0), which a note cannot hold; the note is unchanged"
+    )
+    script = tmp_path / "editor.py"
+    script.write_text("import sys, pathlib\npathlib.Path(sys.argv[1]).write_bytes(b'typed\\x00here')\n")
+    monkeypatch.setenv("VISUAL", f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}")
+    edited = run(*common, "note", "#1", "--edit")
+    assert edited.exit_code == 2
+    assert "holds a NUL character" in edited.output and "your text is kept in" in edited.output
+    kept = edited.output.rsplit("your text is kept in ", 1)[1].strip()
+    assert Path(kept).read_bytes() == b"typed\0here"
+    assert run(*common, "note", "#1").output == "first\n"
+
+
+def test_a_paper_number_is_written_in_ascii_digits(tmp_path, write_file):
+    papers = write_file("A paper about graphs.\n\nA second paper.\n")
+    result = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "show", "#١")
+    assert result.exit_code == 2
+    assert result.output.strip() == "readlist: '#١': expected #N with N a paper number"
+
+
+async def test_the_note_dialog_does_not_save_a_nul_and_stays_open(tmp_path):
+    from textual.widgets import TextArea
+
+    from readlist.core.reader import parse_text
+    from readlist.tui.app import ReadlistApp
+    from readlist.tui.screens.note import NoteScreen
+
+    app = ReadlistApp(parse_text("A paper about graphs.\n", str(tmp_path / "p.txt")), tmp_path / "db.json")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        app.screen.query_one(TextArea).insert("ab\0cd")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)  # still open, the text in it
+        assert any("NUL character" in n.message for n in app._notifications)
+        assert app.store.get(app.papers.papers[0].id).note == ""

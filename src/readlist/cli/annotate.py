@@ -82,9 +82,12 @@ def _text_of(value: str) -> str:
         return value
     raw = sys.stdin.buffer.read()
     try:
-        return decode_text(raw)
+        text = decode_text(raw)
     except UnicodeDecodeError:
         fail(f"standard input is not {text_encodings()} text; the note is unchanged")
+    if "\0" in text:
+        fail("standard input holds a NUL character (\\0), which a note cannot hold; the note is unchanged")
+    return text
 
 
 @click.command("note")

@@ -58,11 +58,21 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
                 raise TypeError("tags must be a list of names, not one string")
             out[key] = list(normalize_tags(valid_text(str(tag)) for tag in value))
         elif key == "note":
-            out[key] = valid_text(str(value or "")).rstrip()
+            out[key] = refuse_nul(valid_text(str(value or "")).rstrip())
         else:
             title = " ".join(strip_control(valid_text(str(value))).split()) if value is not None else ""
             out[key] = title or None
     return out
+
+
+NUL_IN_NOTE = "a note cannot hold a NUL character (\\0)"
+
+
+def refuse_nul(note: str) -> str:
+    """A note as given, unless it holds a NUL, which would be dropped on display (and so lost silently)."""
+    if "\0" in note:
+        raise ValueError(NUL_IN_NOTE)
+    return note
 
 
 def valid_text(text: str) -> str:

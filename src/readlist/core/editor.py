@@ -82,12 +82,16 @@ def edit_text(initial: str, command: list[str], run: Callable[[list[str]], int],
         if code != 0:
             raise EditFailed(f"the editor exited with status {code}")
         try:
-            return decode_text(path.read_bytes())
+            text = decode_text(path.read_bytes())
         except OSError as exc:
             raise EditFailed(f"cannot read the edited note ({exc.strerror or exc})") from None
         except UnicodeDecodeError:
             keep = True
             raise EditFailed(f"cannot read the edited note as {text_encodings()}", kept=path) from None
+        if "\0" in text:
+            keep = True
+            raise EditFailed("the edited note holds a NUL character (\\0), which a note cannot hold", kept=path)
+        return text
     finally:
         if not keep:
             path.unlink(missing_ok=True)

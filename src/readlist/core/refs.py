@@ -19,7 +19,7 @@ def resolve(ref: str, papers: Sequence[Paper]) -> Paper:
     ref = ref.strip()
     if ref.startswith("#"):
         number = ref[1:]
-        if not number.isdecimal():  # the digits int() reads: not ² (a digit to isdigit), nor a sign
+        if not (number.isascii() and number.isdecimal()):  # 0-9: not ² (isdigit), nor ١ (int() reads it), nor a sign
             raise RefError(f"{ref!r}: expected #N with N a paper number")
         digits = number.lstrip("0")
         # More digits than the list's size has is no paper (and int() refuses over 4300 of them).

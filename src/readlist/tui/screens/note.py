@@ -68,6 +68,13 @@ class NoteScreen(Modal[str | None]):
         return self.query_one(TextArea).text
 
     def action_save(self) -> None:
+        if "\0" in self.text:  # invisible here, and dropped wherever the note is shown: never saved silently
+            self.notify(
+                "This note holds a NUL character (\\0), which a note cannot hold; remove it to save",
+                severity="error",
+                markup=False,
+            )
+            return
         self.dismiss(self.text)
 
     def action_cancel(self) -> None:
