@@ -50,7 +50,6 @@ def test_query_selects_by_text_note_or_tag_case_insensitively():
 
 
 def test_write_atomic_writes_through_a_link_and_into_a_pipe(tmp_path):
-    import os
     import threading
 
     real = tmp_path / "real.md"
@@ -311,10 +310,4 @@ def test_an_export_forced_over_a_file_keeps_that_files_permissions(tmp_path):
     write_atomic(kept, "new", force=True)
     assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o440  # before: 0o644
     fresh = write_atomic(tmp_path / "fresh.md", "x")
-    assert stat.S_IMODE(fresh.stat().st_mode) == 0o666 & ~_umask()
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+    assert stat.S_IMODE(fresh.stat().st_mode) == 0o600  # a new export holds notes: private, whatever the umask

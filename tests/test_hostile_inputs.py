@@ -239,3 +239,46 @@ async def test_the_note_dialog_does_not_save_a_nul_and_stays_open(tmp_path):
         assert isinstance(app.screen, NoteScreen)  # still open, the text in it
         assert any("NUL character" in n.message for n in app._notifications)
         assert app.store.get(app.papers.papers[0].id).note == ""
+
+
+def test_exports_and_new_folders_are_private_whatever_the_umask(tmp_path, write_file, monkeypatch):
+    import os
+    import stat
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache" / "deep"))
+    papers = write_file("A paper about graphs.\n\nA second paper about trees.\n")
+    db = tmp_path / "new" / "folders" / "db.json"
+    old = os.umask(0)
+    try:
+        assert run("--papers", str(papers), "--db", str(db), "star", "#1").exit_code == 0
+        assert run("--papers", str(papers), "--db", str(db), "search", "graphs").exit_code == 0
+        out = tmp_path / "notes.md"
+        assert run("--papers", str(papers), "--db", str(db), "export", "-o", str(out)).exit_code == 0
+    finally:
+        os.umask(old)
+
+    def mode(path):
+        return stat.S_IMODE(path.stat().st_mode)
+
+    assert mode(out) == 0o600
+    assert [mode(folder) for folder in (tmp_path / "new", tmp_path / "new" / "folders")] == [0o700, 0o700]
+    made = [p for p in (tmp_path / "cache").rglob("*") if p.is_dir()]
+    assert made and all(mode(folder) == 0o700 for folder in made), [(p, oct(mode(p))) for p in made]
+
+
+def test_an_export_never_replaces_the_ui_state_file_or_a_note_draft(tmp_path, write_file):
+    papers = write_file("A paper about graphs.\n")
+    db = tmp_path / "db.json"
+    common = ["--papers", str(papers), "--db", str(db)]
+    assert run(*common, "star", "#1").exit_code == 0
+    state = tmp_path / "db.ui.json"
+    state.write_text('{"paper": "x"}')
+    drafts = tmp_path / "db.drafts"
+    drafts.mkdir()
+    (drafts / "abc.json").write_text("{}")
+    for target, what in ((state, "the UI-state file"), (drafts / "abc.json", "the note drafts")):
+        result = run(*common, "export", "-o", str(target), "--force", "--format", "json")
+        assert result.exit_code == 2, result.output
+        assert what in result.output
+    assert state.read_text() == '{"paper": "x"}'
+    assert (drafts / "abc.json").read_text() == "{}"

@@ -37,8 +37,17 @@ def mode_of(path: Path, default: int) -> int:
 
 
 def ensure_dir(directory: Path) -> None:
-    if not directory.is_dir():
-        directory.mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+    """Make `directory` and any missing folder above it private (0700, whatever the umask): they hold notes."""
+    if directory.is_dir():
+        return
+    missing = [directory, *(parent for parent in directory.parents if not parent.exists())]
+    for folder in reversed(missing):
+        try:
+            folder.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            pass
+        else:
+            os.chmod(folder, DIR_MODE)  # mkdir's mode passes through the umask
 
 
 def temp_prefix(path: Path) -> str:

@@ -8,7 +8,9 @@ import os
 import re
 from pathlib import Path
 
-from .atomic_files import atomic_write_bytes, mode_of
+from .atomic_files import FILE_MODE, atomic_write_bytes, mode_of
+from .drafts import drafts_dir
+from .paths import ui_state_path
 
 
 class ExportExistsError(FileExistsError):
@@ -17,7 +19,8 @@ class ExportExistsError(FileExistsError):
 
 def own_file(path: str | os.PathLike[str], database: Path, papers: Path | None = None) -> str | None:
     """What `path` is when it is one of readlist's own files, which an export never replaces (not even when
-    told to overwrite): the database, its lock file, a copy of it kept beside it, or the paper file read.
+    told to overwrite): the database, its lock file, a copy of it kept beside it, the UI-state file and note
+    drafts named after it, or the paper file read.
     None for any other file. A link to one of them, or another name of it, counts as that file.
     """
     db = Path(os.path.realpath(database))
@@ -28,6 +31,11 @@ def own_file(path: str | os.PathLike[str], database: Path, papers: Path | None =
     real = Path(os.path.realpath(path))
     if real.parent == db.parent and real.name.startswith((f"{db.name}.bak-", f"{db.name}.corrupt-")):
         return "a copy of the annotation database kept beside it"
+    if _names(path, ui_state_path(db)) or _names(path, ui_state_path(Path(database))):
+        return "the UI-state file beside the annotation database"
+    drafts = {drafts_dir(db), drafts_dir(Path(os.path.abspath(database)))}
+    if real in drafts or real.parent in drafts:
+        return "the note drafts kept beside the annotation database"
     if papers is not None and _names(path, Path(os.path.realpath(papers))):
         return "the paper file being read"
     return None
@@ -97,15 +105,8 @@ def write_atomic(path: str | os.PathLike[str], text: str, force: bool = False) -
         target = target.resolve()  # write the file the link points to; the link stays
     if not force and os.path.lexists(target):
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)")
-    try:  # an export is the user's file: its permissions kept (else the usual ones), and no directories made up
-        atomic_write_bytes(target, data, mode=mode_of(target, _default_mode()), overwrite=force, make_dir=False)
+    try:  # an export is the user's file: its permissions kept (a new one private: it holds notes), no folders made
+        atomic_write_bytes(target, data, mode=mode_of(target, FILE_MODE), overwrite=force, make_dir=False)
     except FileExistsError:
         raise ExportExistsError(f"{target}: already exists (use --force to overwrite)") from None
     return target
-
-
-def _default_mode() -> int:
-    """A new export's permissions: the usual ones, by the umask."""
-    umask = os.umask(0)
-    os.umask(umask)
-    return 0o666 & ~umask
