@@ -83,6 +83,6 @@ def test_at_most_one_routine_backup_per_hour_and_five_kept(tmp_path):
         store.toggle_star(paper)
     backups = sorted(tmp_path.glob("readlist.json.bak-*"))
     assert len(backups) == 5
-    assert backups[-1].name == "readlist.json.bak-20250701T083800Z"
+    assert backups[-1].name == "readlist.json.bak-20250701T083800.000000Z"
     for backup in backups:
         decode(backup.read_bytes())  # every backup is a good version
