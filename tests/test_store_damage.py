@@ -210,11 +210,107 @@ def test_damage_by_another_program_while_open_keeps_what_is_in_memory(tmp_path):
     db = tmp_path / "readlist.json"
     store = Store(db)
     store.set_note(paper(1), "precious")
-    db.write_bytes(b"garbage written by another program")
+    cut = db.read_bytes()[:40]  # readlist's own file, cut short
+    db.write_bytes(cut)
     assert store.reload_if_changed()
     assert "damaged by another program" in store.notices[-1]
-    assert corrupt_files(db)[0].read_bytes() == b"garbage written by another program"
+    assert corrupt_files(db)[0].read_bytes() == cut
     assert Store(db).get(paper(1).id).note == "precious"
+
+
+NEWER = json.dumps(
+    {"meta": {"1": {"schema_version": 99}}, "annotations": {"1": {"id": "000000000001", "note": "newer"}}}
+).encode()
+
+
+@pytest.mark.parametrize("replacement", [NEWER, b"another program's notes, in plain text\n"], ids=["newer", "foreign"])
+def test_a_newer_or_foreign_file_put_in_place_while_open_is_left_exactly_as_it_is(tmp_path, replacement):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.set_note(paper(1), "older")
+    swap = tmp_path / "swap"
+    swap.write_bytes(replacement)
+    swap.replace(db)  # atomically, as a newer readlist (or a sync tool) writes
+    store.toggle_star(paper(2))
+    for _ in range(3):  # the TUI's polls
+        store.reload_if_changed()
+        store.flush()
+    assert db.read_bytes() == replacement and corrupt_files(db) == []
+    assert store.pending_error and store.get(paper(2).id).starred  # kept in memory, said so
+    assert sum("left as it is" in notice for notice in store.notices) == 1
+
+
+def test_a_file_readlist_never_wrote_is_refused_untouched_even_by_list(tmp_path):
+    import gzip
+
+    from click.testing import CliRunner
+
+    from readlist.cli import cli
+
+    papers = tmp_path / "papers.txt"
+    papers.write_text("A paper about graphs.\n")
+    png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x10" + bytes(range(256))
+    for name, content in (("picture.png", png), ("old.json.gz", gzip.compress(GOOD))):
+        db = tmp_path / name
+        db.write_bytes(content)
+        result = CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(db), "list"])
+        assert result.exit_code == 2
+        assert result.output == f"readlist: {db}: not a readlist database (not UTF-8 text), left as it is\n"
+        assert db.read_bytes() == content
+        assert sorted(p.name for p in tmp_path.iterdir() if p.name != "home") == sorted(
+            {"papers.txt", "picture.png", name}
+        )
+
+
+def with_backup(tmp_path):
+    """A database whose backup beside it holds a note (made two hours before the file's last change)."""
+    db = tmp_path / "readlist.json"
+    now = [datetime(2025, 7, 1, 9, 0, tzinfo=UTC)]
+    store = Store(db, now=lambda: now[0])
+    store.set_note(paper(1), "kept in the backup")
+    now[0] += timedelta(hours=2)
+    store.toggle_star(paper(2))
+    return db
+
+
+RESTORED = "restored the backup readlist.json.bak-"
+DEBRIS = {  # what the file holds: how it is repaired
+    "NUL bytes": (b"\x00" * 4096, RESTORED),
+    "NUL bytes before the data": (b"\x00" * 64 + GOOD[:20], RESTORED),
+    "100,000 nested brackets": (b'{"meta": {"1": {"schema_version": 2}}, "annotations": ' + b"[" * 100_000, RESTORED),
+    "a 5,000-digit document id": (
+        b'{"meta": {"1": {"schema_version": 2}}, "annotations": {"' + b"7" * 5000 + b'": {}}}',
+        "repaired it, leaving out annotations document '7777777777…7777777777'",  # the rest of the file kept
+    ),
+    "Arabic-Indic digits as an id": (
+        '{"meta": {"1": {"schema_version": 2}}, "annotations": {"١٢": {}}}'.encode(),
+        "repaired it, leaving out annotations document '١٢'",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(DEBRIS))
+def test_crash_debris_and_hostile_shapes_in_our_file_are_set_aside_and_the_backup_restored(tmp_path, case):
+    from click.testing import CliRunner
+
+    from readlist.cli import cli
+
+    content, outcome = DEBRIS[case]
+    db = with_backup(tmp_path)
+    db.write_bytes(content)
+    reopened = Store(db)
+    assert len(reopened.notices) == 1 and outcome in reopened.notices[0], reopened.notices
+    if outcome == RESTORED:
+        assert reopened.get(paper(1).id).note == "kept in the backup"
+    assert corrupt_files(db)[0].read_bytes() == content
+    other = tmp_path / "other.json"
+    other.write_bytes(content)
+    merged = CliRunner().invoke(cli, ["--papers", str(db), "--db", str(tmp_path / "mine.json"), "merge", str(other)])
+    assert len(merged.output.splitlines()) == 1, merged.output
+    if outcome == RESTORED:  # nothing of it can be read: refused
+        assert merged.exit_code == 2 and merged.output.startswith(f"readlist: {other}: ")
+    else:  # what can be salvaged of it is merged, as for any file set aside for a few bad values
+        assert merged.exit_code == 0 and merged.output.startswith("Nothing to merge")
 
 
 def test_a_link_into_a_folder_that_is_gone_never_makes_the_folder_and_writes_once_it_is_back(tmp_path):

@@ -107,11 +107,11 @@ def split_lines(text: str, raw: bytes | None = None) -> tuple[dict[str, dict], D
             line = lines[n]
             colon = line.find('":{', 1)
             doc_id = line[1:colon]
-            if not more or colon < 0 or not (doc_id.isascii() and doc_id.isdigit()) or doc_id in table:
+            if not more or colon < 0 or not is_doc_id(doc_id) or doc_id in table:
                 return None
             try:
                 doc, stop = _SCAN(line, colon + 2)
-            except (StopIteration, ValueError):
+            except (StopIteration, ValueError, RecursionError):
                 return None
             more = stop < len(line)
             if more and line[stop:] != ",":
@@ -130,14 +130,22 @@ def decode(raw: bytes) -> dict[str, dict]:
 
 
 def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
-    """`decode`, plus each document's line when the file has the one-document-per-line layout."""
-    if not raw.strip():
-        raise DamagedFile("the file is empty")
+    """`decode`, plus each document's line when the file has the one-document-per-line layout.
+
+    DamagedFile for a file that was readlist's (it starts as a readlist database does) and is damaged, or
+    that holds nothing but white space and NUL bytes (what a crash leaves); ForeignFile for any other file.
+    """
+    if not raw.strip(b" \t\r\n\x00"):
+        raise DamagedFile("the file is empty" if not raw.strip(b"\x00") else "the file holds only NUL bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        if not starts_as_ours(raw):  # a picture, a compressed file: somebody else's
+            raise ForeignFile("not a readlist database (not UTF-8 text)") from None
         raise DamagedFile(f"not UTF-8 at byte {exc.start}") from None
     if not text.lstrip("\ufeff \t\r\n").startswith("{"):
+        if starts_as_ours(raw):  # NUL bytes before the data: crash debris
+            raise DamagedFile("NUL bytes before the data")
         raise ForeignFile("not a readlist database (not a JSON object)")
     split = split_lines(text, raw)
     if split is not None:
@@ -149,6 +157,8 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
         except json.JSONDecodeError as exc:
             what = exc.msg.removesuffix(" at")  # "Unterminated string starting at": the place follows
             raise DamagedFile(f"not valid JSON ({what} at line {exc.lineno} column {exc.colno})") from None
+        except RecursionError:
+            raise DamagedFile("JSON nested too deeply to read") from None
     if not isinstance(data, dict):
         raise DamagedFile(f"JSON of the wrong shape (a {type(data).__name__}, not an object of tables)")
     if data and not data.keys() & {META, ANNOTATIONS, EVENTS}:
@@ -157,14 +167,34 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
         if not isinstance(table, dict):
             raise DamagedFile(f"JSON of the wrong shape (table {name!r} is not an object)")
         for doc_id, doc in table.items():
-            if not doc_id.isdigit() or not isinstance(doc, dict):
-                raise DamagedFile(f"JSON of the wrong shape (table {name!r} has a bad document {doc_id!r})")
+            if not is_doc_id(doc_id) or not isinstance(doc, dict):
+                raise DamagedFile(f"JSON of the wrong shape (table {name!r} has a bad document {_cut(doc_id)!r})")
     version = schema_version(data)
     if version > SCHEMA_VERSION:
         raise NewerSchema(f"written by a newer readlist (schema {version}; this version reads up to {SCHEMA_VERSION})")
     if version == SCHEMA_VERSION:
         check_current(data)
     return data, texts
+
+
+_OURS = re.compile(rb'\{\s*"(?:meta|annotations|events|_default)"\s*:')
+
+
+def starts_as_ours(raw: bytes) -> bool:
+    """Whether the file's first bytes are those of a readlist database (a NUL or white space before them aside)."""
+    return _OURS.match(raw[:4096].lstrip(b"\x00 \t\r\n").removeprefix(b"\xef\xbb\xbf")) is not None
+
+
+MAX_DOC_ID = 18  # digits: TinyDB reads a document id as an int; 10**18 documents are more than any file holds
+
+
+def is_doc_id(key: str) -> bool:
+    """A TinyDB document id as written: ASCII digits (not '١٢', which isdigit() takes), and not thousands of them."""
+    return key.isascii() and key.isdigit() and len(key) <= MAX_DOC_ID
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
 
 
 def schema_version(data: dict[str, Any]) -> int:
@@ -265,8 +295,8 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
             continue
         out[name] = {}
         for doc_id, doc in table.items():
-            if not doc_id.isdigit() or not isinstance(doc, dict):
-                dropped.append(f"{name} document {doc_id!r}")
+            if not is_doc_id(doc_id) or not isinstance(doc, dict):
+                dropped.append(f"{name} document {_cut(doc_id)!r}")
                 continue
             kept = _salvage_annotation(doc, doc_id, dropped) if name == ANNOTATIONS else doc
             if name == EVENTS and not _good_event(doc):

@@ -80,10 +80,11 @@ class OpenedFile(Records):
             read = self._read_disk()
         except FileNotFoundError:
             return
-        except (ForeignFile, NewerSchema) as exc:  # never moved or written: no lock needed to leave it alone
-            self._block(f"{self.path}: {exc}, left as it is")
         except DamagedFile as exc:
-            self._recover(str(exc))
+            if self._left_alone(exc):  # never moved or written: no lock needed to leave it alone
+                self._block(f"{self.path}: {exc}, left as it is")
+            else:
+                self._recover(str(exc))
         except OSError as exc:
             self._block(unreadable(self.path, exc, "readlist database"))
         else:
@@ -114,6 +115,14 @@ class OpenedFile(Records):
         self._blocked = problem
         self.notices.append(f"{problem}; changes will not be saved")  # as the terminal UI carries on
 
+    def _left_alone(self, exc: DamagedFile) -> bool:
+        """Whether a file that cannot be used is somebody else's, never to be moved or written: a newer
+        readlist's always; one that is no readlist database (a picture, a text) unless readlist's backups
+        beside it show that this path held readlist's database (then it is damage, repaired from them)."""
+        if isinstance(exc, NewerSchema):
+            return True
+        return isinstance(exc, ForeignFile) and not backups.backups(self.path)
+
     def _recover(self, reason: str) -> None:
         """Under the lock, move a damaged file aside and put what `repair` salvages or restores in its place."""
         try:
@@ -123,10 +132,10 @@ class OpenedFile(Records):
                     return  # another process repaired it meanwhile
                 except FileNotFoundError:
                     return
-                except (ForeignFile, NewerSchema) as exc:
-                    self._block(f"{self.path}: {exc}, left as it is")
-                    return
                 except DamagedFile as exc:
+                    if self._left_alone(exc):
+                        self._block(f"{self.path}: {exc}, left as it is")
+                        return
                     reason = str(exc)
                 repaired = repair(self.path, self._now())
                 if repaired.written:
@@ -150,9 +159,13 @@ class OpenedFile(Records):
             self._dirty = True  # the file was removed: write back what we hold
             return False
         except DamagedFile as exc:
-            if self._blocked and isinstance(exc, ForeignFile | NewerSchema):
-                return False  # still not ours: left alone, as when it was opened
-            # replaced while open, even by another program's file: what this readlist holds is written back
+            if self._left_alone(exc):
+                # A newer readlist's file, or somebody else's, put in its place while open: left alone as at
+                # open (never moved aside nor written over); changes stay in memory, told once.
+                if not self._blocked:
+                    self._block(f"{self.path}: {exc}, left as it is")
+                return False
+            # replaced while open by a damaged database: moved aside, what this readlist holds written back
             moved = backups.move_aside(self.path, self._now())
             self.notices.append(
                 f"{self.path} was damaged by another program ({exc}); moved it to {moved.name} "
