@@ -331,3 +331,42 @@ def test_a_json_error_is_worded_once(tmp_path):
     db.write_bytes(b'{"meta": {"1": {"schema_version": 2}}, "annotations": {"1": {"note": "cut here')
     [notice] = Store(db).notices
     assert "(Unterminated string starting at line 1 column" in notice  # before: "starting at at line"
+
+
+def three_records_of_one_paper() -> bytes:
+    docs = {
+        str(n): {
+            "id": paper(1).id,
+            "note": note,
+            "tags": [tag],
+            "starred": n == 3,
+            "updated": f"2025-07-0{n}T10:00:00Z",
+        }
+        for n, (note, tag) in enumerate((("A", "x"), ("B", "y"), ("C", "z")), start=1)
+    }
+    docs["4"] = {"id": paper(2).id, "note": "other paper"}
+    return json.dumps({"meta": {"1": {"schema_version": 2}}, "annotations": docs, "events": {}}).encode()
+
+
+def test_several_records_of_one_paper_in_the_database_are_combined_and_said(tmp_path):
+    db = tmp_path / "readlist.json"
+    db.write_bytes(three_records_of_one_paper())
+    store = Store(db)
+    combined = store.get(paper(1).id)
+    assert [part in combined.note for part in "ABC"] == [True, True, True]  # not "C" alone
+    assert {"x", "y", "z"} <= set(combined.tags) and combined.starred
+    assert store.get(paper(2).id).note == "other paper"
+    assert len(store.notices) == 1 and f"several records of one paper: {paper(1).id} (3)" in store.notices[0]
+    assert Store(db).get(paper(1).id).note == combined.note and not Store(db).notices  # written back once
+    assert list(tmp_path.glob("readlist.json.bak-*-combined"))  # the file as it was
+
+
+def test_merging_a_file_with_several_records_of_one_paper_keeps_them_all_and_says_so(tmp_path):
+    from readlist.core.merge_db import merge_database
+
+    other = tmp_path / "laptop.json"
+    other.write_bytes(three_records_of_one_paper())
+    report = merge_database(tmp_path / "readlist.json", other)
+    note = Store(tmp_path / "readlist.json").get(paper(1).id).note
+    assert [part in note for part in "ABC"] == [True, True, True]
+    assert report.lines()[0] == f"{paper(1).id}  3 records of this paper in the other file, combined first"

@@ -21,9 +21,12 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from . import backups
+from .annotation import Event
 from .atomic_files import atomic_write_bytes, signature
 from .changes import Change
 from .db_format import (
+    ANNOTATIONS,
+    EVENTS,
     SCHEMA_VERSION,
     DamagedFile,
     DocLines,
@@ -35,6 +38,7 @@ from .db_format import (
     salvage,
 )
 from .db_records import Records
+from .merge import combine_duplicates
 from .migrations import migrate
 from .paths import unreadable
 
@@ -69,6 +73,17 @@ class OpenedFile(Records):
     def _install(self, data: dict, version: int, sig: Any, lines: DocLines | None = None) -> None:
         self._disk_version = version
         self._dirty = version < SCHEMA_VERSION
+        several = combine_duplicate_docs(data)
+        if several:  # written back combined, after a backup of the file as it was
+            if self.path.exists():
+                backups.make_backup(self.path, self._now(), "combined")
+            self._dirty, lines = True, None
+            papers = ", ".join(f"{paper} ({n})" for paper, n in sorted(several.items())[:3])
+            more = f" and {len(several) - 3} more" if len(several) > 3 else ""
+            self.notices.append(
+                f"{self.path} held several records of one paper: {papers}{more}; combined them "
+                "(every note kept, tags united)"
+            )
         self._load(data, sig, lines)
 
     def _open(self) -> None:
@@ -189,6 +204,22 @@ class Repair:
     moved: Path
     outcome: str
     written: bool
+
+
+def combine_duplicate_docs(data: dict) -> dict[str, int]:
+    """Combine, in place, annotation documents that share a paper id (see merge.combine_duplicates), each
+    paper keeping its first document id; returns how many records each such paper had."""
+    table = data[ANNOTATIONS]
+    if len({doc["id"] for doc in table.values()}) == len(table):
+        return {}
+    ordered = sorted(table.items(), key=lambda item: int(item[0]))
+    events = [Event.from_doc(doc) for _, doc in sorted(data[EVENTS].items(), key=lambda item: int(item[0]))]
+    combined, several = combine_duplicates((doc for _, doc in ordered), events)
+    first: dict[str, str] = {}
+    for doc_id, doc in ordered:
+        first.setdefault(doc["id"], doc_id)
+    data[ANNOTATIONS] = {doc_id: combined[paper].to_doc() for paper, doc_id in first.items()}
+    return several
 
 
 def repair(path: Path, now: datetime) -> Repair:

@@ -72,13 +72,15 @@ class MergeReport:
     changes: tuple[Change, ...]
     conflicts: tuple[str, ...]  # papers whose notes were edited on both sides
     events_added: int
+    combined: tuple[tuple[str, int], ...] = ()  # (paper, records) where the other file held several for one paper
 
     @property
     def changed(self) -> bool:
         return bool(self.changes or self.events_added)
 
     def lines(self) -> list[str]:
-        out = [f"{c.paper}  {c.describe()}" for c in self.changes]
+        out = [f"{paper}  {n} records of this paper in the other file, combined first" for paper, n in self.combined]
+        out += [f"{c.paper}  {c.describe()}" for c in self.changes]
         papers = len({c.paper for c in self.changes})
         out.append(
             f"{len(self.changes)} change(s) to {papers} paper(s), {len(self.conflicts)} note conflict(s), "
@@ -289,6 +291,36 @@ def merge_annotation(
     changes["updated"] = max((t for t in (a.updated, b.updated) if t), key=_moment, default=None)
     changes["snippet"] = max(a.snippet, b.snippet, key=lambda s: (len(s), s))
     return replace(a, **changes), conflict
+
+
+def combine_duplicates(
+    docs: Iterable[Mapping[str, Any]], events: Iterable[Event]
+) -> tuple[dict[str, Annotation], dict[str, int]]:
+    """One annotation per paper from a file's documents, oldest first, which may hold several for one paper (a
+    hand-edited or concatenated file): those are combined by the merge's rules (newer field wins by the file's
+    log, every note kept, tags united), never the last alone. Also how many records each such paper had."""
+    groups: dict[str, list[Annotation]] = defaultdict(list)
+    for doc in docs:
+        groups[doc["id"]].append(Annotation.from_doc(doc))
+    several = {paper: len(group) for paper, group in groups.items() if len(group) > 1}
+    if not several:
+        return {paper: group[0] for paper, group in groups.items()}, {}
+    events = list(events)
+    renames = _renames(events)
+    times, replaced, tag_changes = (
+        _field_times(events, renames),
+        _replaced_notes(events, renames),
+        _tag_changes(events, renames),
+    )
+    combined: dict[str, Annotation] = {}
+    for paper, group in groups.items():
+        result = group[0]
+        for other in group[1:]:
+            result, _ = merge_annotation(
+                result, other, times, times, replaced.get(paper, {}), tag_changes.get(paper, {})
+            )
+        combined[paper] = result
+    return combined, several
 
 
 def merge(

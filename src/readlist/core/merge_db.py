@@ -11,12 +11,13 @@ A dry run only reads: it opens no store, so it neither migrates nor repairs the 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 
 from .annotation import Annotation, Event
 from .db_format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode, salvage
-from .merge import MergeReport, merge
+from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .paths import unreadable
 from .store import Store
@@ -45,16 +46,17 @@ def _load(path: Path) -> dict:
     return data
 
 
-def _contents(data: dict) -> tuple[dict[str, Annotation], list[Event]]:
-    docs = sorted(data[ANNOTATIONS].items(), key=lambda item: int(item[0]))
-    annotations = {doc["id"]: Annotation.from_doc(doc) for _, doc in docs}
+def _contents(data: dict) -> tuple[dict[str, Annotation], list[Event], dict[str, int]]:
+    docs = [doc for _, doc in sorted(data[ANNOTATIONS].items(), key=lambda item: int(item[0]))]
     events = [Event.from_doc(doc) for _, doc in sorted(data[EVENTS].items(), key=lambda item: int(item[0]))]
-    return annotations, events
+    annotations, several = combine_duplicates(docs, events)
+    return annotations, events, several
 
 
 def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]:
     """Annotations by paper id and the event log (oldest first) of a database file of any known schema."""
-    return _contents(_load(Path(path).expanduser()))
+    annotations, events, _ = _contents(_load(Path(path).expanduser()))
+    return annotations, events
 
 
 def merge_database(
@@ -74,10 +76,11 @@ def merge_database(
     db, other = Path(db_path).expanduser(), Path(other_path).expanduser()
     if db.exists() and other.exists() and db.resolve() == other.resolve():
         raise MergeError(f"{other}: is this database itself")
-    theirs, their_events = read_database(other)
+    theirs, their_events, several = _contents(_load(other))
+    combined = tuple(sorted(several.items()))
     if dry_run:  # the file is only ever replaced whole, so reading it without the lock is consistent
         mine, my_events = read_database(db) if db.exists() else ({}, [])
-        return merge(mine, my_events, theirs, their_events).report
+        return replace(merge(mine, my_events, theirs, their_events).report, combined=combined)
     store = Store(db, now=now)
     if store.blocked:  # a file left alone: nothing to merge into
         raise MergeError(store.blocked)
@@ -89,4 +92,4 @@ def merge_database(
         result = merge(store.all(), my_events, theirs, their_events)
         if result.report.changed:
             store.replace_all(result.annotations, result.events, reason="merge")
-    return result.report
+    return replace(result.report, combined=combined)
