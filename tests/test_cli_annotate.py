@@ -400,9 +400,6 @@ def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_i
     assert entry["id"] == old and entry["title"] and entry["missing"] is True
     refused = v2("note", old)
     assert refused.exit_code == 2 and "is a missing paper" in refused.stderr
-    assert v2("star", "#2").exit_code == 0
-    onto_annotated = v2("reattach", old, "#2")
-    assert onto_annotated.exit_code == 2 and "annotations of its own" in onto_annotated.stderr
     short = v2("reattach", old[:2], "#1")
     assert short.exit_code == 2 and "at least 4 characters" in short.stderr
     moved = v2("reattach", old[:5], "#1")
@@ -618,3 +615,24 @@ def test_a_variable_set_but_empty_is_refused_rather_than_falling_back_to_the_use
     result = CliRunner().invoke(cli, ["star", "#1"], env={variable: ""})
     assert result.exit_code == 2
     assert result.stderr == f"readlist: {variable} is set but empty (unset it to use the default)\n"
+
+
+def test_reattach_joins_a_missing_papers_annotations_with_those_the_paper_has(run, tmp_path):
+    assert run("note", "#1", "--text", "first thoughts").exit_code == 0 and run("tag", "#1", "+a").exit_code == 0
+    old = run.ids[0]
+    rewritten = tmp_path / "v2.txt"
+    rewritten.write_text(PAPERS.replace("We study sparse attention", "Rewritten: we examine routed attention"))
+
+    def v2(*args):
+        return CliRunner().invoke(cli, ["--papers", str(rewritten), "--db", str(run.db), *args])
+
+    assert v2("note", "#1", "--text", "second thoughts").exit_code == 0 and v2("tag", "#1", "+b").exit_code == 0
+    joined = v2("reattach", old, "#1")
+    assert joined.exit_code == 0, joined.output
+    assert joined.stdout.startswith(f"joined the annotations of {old} with:")
+    data = json.loads(v2("show", "#1", "--json").stdout)
+    assert "first thoughts" in data["note"] and "second thoughts" in data["note"]
+    assert {"a", "b"} <= set(data["tags"]) and v2("list", "--missing").stdout == ""
+    assert v2("undo").exit_code == 0  # one step: each record back as it was
+    assert json.loads(v2("show", "#1", "--json").stdout)["note"] == "second thoughts"
+    assert old in v2("list", "--missing").stdout

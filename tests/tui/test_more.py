@@ -391,7 +391,7 @@ async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_rest
         [moved] = other.reconcile(read_papers(papers_file))
         assert moved.startswith("re-attached the annotations of #2")
         await app.poll_store()
-        assert not app.store.get(starred.id).starred  # what this window, holding the old paper, now shows
+        assert app.store.get(starred.id).starred  # this window, holding the old paper, follows it to its new id
         await app.poll_store()
         [told] = [n for n in app._notifications if "changed on disk" in n.message]
         assert told.message == f"{papers_file} changed on disk; restart readlist to load it"

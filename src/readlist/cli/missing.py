@@ -59,7 +59,8 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
     """Move the annotations of a missing paper onto a paper of the list.
 
     MISSING is the id (or a unique prefix) shown by `readlist list --missing`; REF is the paper it became
-    (an id, a unique id prefix or #N), which must have no annotations yet. `readlist undo` reverts it.
+    (an id, a unique id prefix or #N). When REF has annotations of its own, the two are joined as a merge
+    joins them (newer field wins, both notes kept, tags united). `readlist undo` reverts it.
     """
     ann = find_missing(ctx, missing_id)
     if ann is None:
@@ -75,6 +76,7 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
         paper = resolve(ref, ctx.paper_list.papers)
     except RefError as exc:
         fail(str(exc))
+    joined = not ctx.store.get(paper.id).is_default
     try:
         moved = ctx.store.move_annotations(ann.id, paper)
     except ValueError as exc:
@@ -82,5 +84,5 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
     ctx.saved()
     from .papers import paper_line
 
-    click.echo(f"moved the annotations of {ann.id} to:")
+    click.echo(f"{'joined' if joined else 'moved'} the annotations of {ann.id} {'with' if joined else 'to'}:")
     click.echo(paper_line(f"#{paper.index}", paper, moved))

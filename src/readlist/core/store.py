@@ -26,14 +26,16 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from . import backups
 from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
-from .changes import MOVE, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
+from .changes import MOVE, UNDO, Change, action_for, clean_changes, current_ids, diff, iso, parse_iso, plan_undo
 from .database import DatabaseFile
+from .merge import combine_duplicates
 from .paper import Paper, PaperList
 from .reconcile import carried, reconcile_change
 from .text import quoted, strip_control
@@ -55,6 +57,7 @@ class Store:
         self._now = now or _utcnow
         self._lock = threading.RLock()
         self._paper_ids: frozenset[str] | None = None
+        self._aliases: dict[str, str] = {}  # paper id of this list -> id its record was re-attached to elsewhere
         self._file = DatabaseFile(self.path, self._now, self._lock)
         self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every annotation)
         self._counts: tuple[int, Container[str], tuple[int, int, int]] | None = None  # (revision, papers, counts)
@@ -86,7 +89,7 @@ class Store:
 
     def get(self, paper_id: str) -> Annotation:
         with self._lock:
-            doc = self._file.doc(paper_id)
+            doc = self._file.doc(self._aliases.get(paper_id, paper_id))
             return Annotation(paper_id) if doc is None else Annotation.from_doc(doc)
 
     def all(self) -> dict[str, Annotation]:
@@ -130,7 +133,12 @@ class Store:
         with self._lock:
             if self._paper_ids is None:
                 return []
-            return [ann for pid, ann in self.all().items() if pid not in self._paper_ids and not ann.is_default]
+            followed = set(self._aliases.values())
+            return [
+                ann
+                for pid, ann in self.all().items()
+                if pid not in self._paper_ids and pid not in followed and not ann.is_default
+            ]
 
     # ----- changing annotations ---------------------------------------------------------------------
 
@@ -146,9 +154,10 @@ class Store:
             text = getattr(paper, "text", "")
             if text and snippet_of(text) != current.snippet:
                 fields["snippet"] = snippet_of(text)
-            change.sets[paper.id] = fields
+            pid = self._aliases.get(paper.id, paper.id)  # a record re-attached elsewhere meanwhile: written there
+            change.sets[pid] = fields
             change.events.append(
-                {"time": now, "paper": paper.id, "action": action_for(after), "before": before, "after": after}
+                {"time": now, "paper": pid, "action": action_for(after), "before": before, "after": after}
                 | {"group": group}
             )
         return change if change.sets else None
@@ -175,28 +184,51 @@ class Store:
         return self._file.commit(build)
 
     def move_annotations(self, old_id: str, paper: Paper) -> Annotation:
-        """Move everything the user set on a missing paper (`old_id`, not in the list) to `paper`, which has
-        nothing set: by hand, what `reconcile` does when it recognises a paper. One undoable step; the
-        read date goes along. Raises ValueError when there is nothing to move or `paper` has annotations."""
+        """Move everything the user set on a missing paper (`old_id`, not in the list) to `paper`: by hand, what
+        `reconcile` does when it recognises a paper. When `paper` has annotations of its own, the two records
+        are joined by the merge's rules (newer field wins, both notes kept, tags united). One undoable step;
+        the read date goes along. Raises ValueError when there is nothing to move."""
 
         def build():
             source, target = self.get(old_id), self.get(paper.id)
             if source.is_default:
                 raise ValueError(f"{old_id}: no annotations to move")
-            if not target.is_default:
-                raise ValueError(f"#{paper.index} has annotations of its own; move onto an untouched paper")
-            moved = {key: value for key, value in carried(source).items() if key in EDITABLE}
+            joined = source if target.is_default else self._joined(target, source)
+            moved = {key: value for key, value in carried(joined).items() if key in EDITABLE}
             cleared = {key: value for key, value in carried(Annotation(old_id)).items() if key in EDITABLE}
             change = self._changes_for([(paper, moved), (_Missing(old_id), cleared)])
-            if change is not None and source.read_at:  # read then, not now
-                change.sets[paper.id]["read_at"] = source.read_at
-                change.events[0]["after"]["read_at"] = source.read_at
+            if change is not None and joined.read_at:  # read then, not now
+                change.sets[paper.id]["read_at"] = joined.read_at
+                change.events[0]["after"]["read_at"] = joined.read_at
             for event in change.events if change is not None else ():  # logged as a move, on both papers
                 event["action"] = MOVE
             return None, change
 
         self._file.commit(build)
         return self.get(paper.id)
+
+    def _joined(self, target: Annotation, source: Annotation) -> Annotation:
+        """Two records of one paper as one, by the merge's rules; the log tells which field changed last."""
+        docs = [target.to_doc(), replace(source, id=target.id).to_doc()]
+        return combine_duplicates(docs, self.events()[::-1])[0][target.id]
+
+    def follow_moves(self) -> dict[str, str]:
+        """Papers of the list last given to `reconcile` whose annotations another readlist re-attached to a new
+        id (its paper file changed while this one keeps the old text): read and written under the new id from
+        now on, so that a star or a note lands on the record that holds the rest. Returns those found now."""
+        with self._lock:
+            ids = self._paper_ids or frozenset()
+            found = {
+                old: new
+                for old, new in current_ids(self.events()).items()
+                if old in ids
+                and new not in ids
+                and old not in self._aliases
+                and self._file.doc(old) is None
+                and self._file.doc(new) is not None
+            }
+            self._aliases.update(found)
+        return found
 
     def toggle_star(self, paper: Paper) -> Annotation:
         return self._update_from(paper, lambda current: {"starred": not current.starred})
