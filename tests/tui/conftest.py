@@ -47,6 +47,20 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
+async def wait_until(pilot, predicate, timeout: float = 5.0, what: str = "the condition") -> None:
+    """Let the app run until `predicate()` holds (a dialog pushed by a worker, a file written), failing
+    after `timeout` seconds: never a fixed pause that a loaded machine outlasts."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"timed out after {timeout:g} s waiting for {what}; the screen:\n{screen_text(pilot.app)}"
+            )
+        await pilot.pause(0.02)
+
+
 async def press_together(pilot, *keys: str) -> None:
     """Keys arriving in one read from the terminal: all queued before the first is handled. A character
     arrives under its key name, as from the terminal (`/` is "slash")."""

@@ -14,7 +14,7 @@ from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import PAPERS, make_app, screen_text, settle
+from .conftest import PAPERS, make_app, screen_text, settle, wait_until
 
 
 async def test_typing_filters_and_highlights_matches(tmp_path):
@@ -154,8 +154,9 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
         await pilot.click("#fmt-json")
         await pilot.click("#export-path")
         await pilot.press("enter")
-        await pilot.pause()
-        assert "exists. Overwrite it?" in screen_text(app)
+        await wait_until(
+            pilot, lambda: "Overwrite it?" in screen_text(app), what="the overwrite question"
+        )  # the path wraps
         await pilot.press("n")
         await settle(pilot)
         assert out.read_text() == "keep me"
