@@ -18,7 +18,7 @@ from corpus import corpus_path, sample_path
 CHILD = r"""
 import json, sys, time
 start = time.perf_counter()
-from readlist.core.reader import read_papers
+from readlist.core.papers.reader import read_papers
 papers = read_papers(sys.argv[1])
 elapsed = time.perf_counter() - start
 peak_kb = next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM"))
@@ -41,7 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    from readlist.core.paths import bundled_papers
+    from readlist.core.files.paths import bundled_papers
 
     files = [
         ("bundled", bundled_papers()),

@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _table import print_table
 from corpus import sample_path
 
-from readlist.core.reader import read_papers
-from readlist.core.search import SearchIndex
-from readlist.core.tokens import STOPWORDS, fold, index_form, root, split_words, stem
+from readlist.core.papers.reader import read_papers
+from readlist.core.search.index import SearchIndex
+from readlist.core.text.tokens import STOPWORDS, fold, index_form, root, split_words, stem
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 

@@ -26,9 +26,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200, help="papers queried per size")
     parser.add_argument("--skip-100k", action="store_true")
     args = parser.parse_args()
-    from readlist.core.index_cache import load_or_build
-    from readlist.core.reader import read_papers
-    from readlist.core.related import RelatedIndex
+    from readlist.core.papers.reader import read_papers
+    from readlist.core.search.cache import load_or_build
+    from readlist.core.search.related import RelatedIndex
 
     rows = []
     files = [("6k sample", sample_path()), ("10k", corpus_path(10_000))]

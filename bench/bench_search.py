@@ -23,11 +23,11 @@ from _table import print_table
 from bench_quality import typo
 from corpus import corpus_path, sample_path
 
-from readlist.core.index_cache import load_or_build
-from readlist.core.reader import read_papers
-from readlist.core.search import SearchIndex
-from readlist.core.title_cache import derive_all
-from readlist.core.tokens import STOPWORDS, fold, split_words
+from readlist.core.papers.reader import read_papers
+from readlist.core.papers.title_cache import derive_all
+from readlist.core.search.cache import load_or_build
+from readlist.core.search.index import SearchIndex
+from readlist.core.text.tokens import STOPWORDS, fold, split_words
 
 SEED = 11
 

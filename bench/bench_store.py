@@ -31,8 +31,8 @@ def cli_star(papers: Path, db: Path, flip: list[bool]) -> None:
 
 
 def measure(n: int, runs: int, directory: Path) -> tuple[float, float, float, float, int]:
-    from readlist.core.reader import read_papers
-    from readlist.core.store import Store
+    from readlist.core.papers.reader import read_papers
+    from readlist.core.store.store import Store
 
     source = corpus_path(n) if n >= 1_000 else corpus_path(1_000)
     papers = read_papers(source).papers[:n]

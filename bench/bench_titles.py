@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _table import median_time, print_table
 from corpus import sample_path
 
-from readlist.core.reader import read_papers
-from readlist.core.text import fold
-from readlist.core.titles import MAX_TITLE, cut, derive_title, first_sentence
+from readlist.core.papers.reader import read_papers
+from readlist.core.text.normalize import fold
+from readlist.core.titles.derive import MAX_TITLE, cut, derive_title, first_sentence
 
 ROOT = Path(__file__).resolve().parents[1]
 ICML = ROOT / "data" / "icml2025.txt"

@@ -33,7 +33,7 @@ def render_line(self, y):
     first.setdefault("paint", time.process_time())
     return _render(self, y)
 PaperList.render_line = render_line
-from readlist.core.reader import read_papers
+from readlist.core.papers.reader import read_papers
 from readlist.tui.app import ReadlistApp
 from readlist.tui.screens.main import MainScreen
 
@@ -100,7 +100,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keys", type=int, default=100)
     args = parser.parse_args()
-    from readlist.core.paths import bundled_papers
+    from readlist.core.files.paths import bundled_papers
 
     files = {"bundled": bundled_papers(), "10k": corpus_path(10_000), "100k": corpus_path(100_000)}
     paint_target = {"bundled": "<= 0.6 s", "10k": "<= 1.0 s", "100k": "<= 3.0 s"}

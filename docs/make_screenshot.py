@@ -12,9 +12,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from readlist.core.paths import bundled_papers
-from readlist.core.reader import read_papers
-from readlist.core.store import Store
+from readlist.core.files.paths import bundled_papers
+from readlist.core.papers.reader import read_papers
+from readlist.core.store.store import Store
 from readlist.tui.app import ReadlistApp
 
 OUT = Path(__file__).resolve().parent / "screenshot.svg"

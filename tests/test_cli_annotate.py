@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from readlist.cli import cli
-from readlist.core.reader import read_papers
-from readlist.core.store import Store
+from readlist.core.papers.reader import read_papers
+from readlist.core.store.store import Store
 
 PAPERS = """Three papers for the tests
 
@@ -252,7 +252,7 @@ def test_damaged_database_is_reported_on_stderr_in_one_line(run):
 
 
 def test_failed_save_fails_the_command(run, monkeypatch):
-    from readlist.core import atomic_files as atomic_storage
+    from readlist.core.files import atomic as atomic_storage
 
     def replace(src, dst):
         raise OSError(28, "No space left on device")
@@ -425,7 +425,7 @@ def test_the_log_names_a_paper_whose_text_changed_by_its_place_in_the_list(run, 
 
 
 def test_an_ambiguous_id_prefix_is_said_to_be_ambiguous_even_when_a_missing_paper_shares_it(run, tmp_path):
-    from readlist.core.text import paper_id
+    from readlist.core.text.normalize import paper_id
 
     prefixes: dict[str, list[str]] = {}
     for n in range(10_000):  # three papers whose ids start alike

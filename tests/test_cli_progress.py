@@ -15,9 +15,9 @@ import pytest
 from click.testing import CliRunner
 
 from readlist.cli import cli
-from readlist.core.reader import read_papers
-from readlist.core.related import RelatedIndex
-from readlist.core.store import Store
+from readlist.core.papers.reader import read_papers
+from readlist.core.search.related import RelatedIndex
+from readlist.core.store.store import Store
 
 ABSTRACTS = [
     "Diffusion models generate images by iterative denoising; we distil the diffusion sampler into four steps.",
@@ -214,7 +214,7 @@ def test_related_lists_the_closest_paper_first(env):
 
 
 def test_related_reads_the_cached_search_index_and_builds_nothing_else(env, tmp_path, monkeypatch):
-    from readlist.core import postings
+    from readlist.core.search import postings
 
     papers, _, run = env
     first = run("related", "#1")  # builds the search index, once, and caches it
@@ -224,7 +224,7 @@ def test_related_reads_the_cached_search_index_and_builds_nothing_else(env, tmp_
         raise AssertionError("index built again")
 
     monkeypatch.setattr(postings, "build_data", no_build)
-    monkeypatch.setattr("readlist.core.index_cache.build_data", no_build)
+    monkeypatch.setattr("readlist.core.search.cache.build_data", no_build)
     monkeypatch.setattr(RelatedIndex, "build", no_build)
     again = run("related", "#1")
     assert again.exit_code == 0 and again.output == first.output

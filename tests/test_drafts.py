@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from readlist.core.drafts import Drafts
+from readlist.core.store.drafts import Drafts
 
 PAPER = "0123456789ab"
 

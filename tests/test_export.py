@@ -12,10 +12,10 @@ import stat
 import bibtexparser
 import pytest
 
-from readlist.core.annotation import Annotation as Note
-from readlist.core.export import _BIBTEX_ESCAPES, CSV_FIELDS, bibtex_url, export, select
-from readlist.core.export_files import ExportExistsError, write_atomic
-from readlist.core.paper import Paper
+from readlist.core.export.files import ExportExistsError, write_atomic
+from readlist.core.export.formats import _BIBTEX_ESCAPES, CSV_FIELDS, bibtex_url, export, select
+from readlist.core.papers.paper import Paper
+from readlist.core.store.annotation import Annotation as Note
 
 TRICKY_NOTE = 'Compare with "FastDiff", section 3.\nSecond line, with commas; and {braces}, 100% & $x_1$\n\n- a list'
 PAPERS = [
@@ -222,7 +222,7 @@ def test_write_atomic_leaves_no_temp_file_on_failure(tmp_path, monkeypatch):
     def boom(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr("readlist.core.export.os.replace", boom)
+    monkeypatch.setattr("readlist.core.export.formats.os.replace", boom)
     with pytest.raises(OSError, match="disk full"):
         write_atomic(target, "new", force=True)
     assert target.read_text() == "old"

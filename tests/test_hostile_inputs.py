@@ -30,7 +30,7 @@ def test_a_word_said_65536_times_in_one_paper_is_searched_related_and_exported(t
 
 
 async def test_the_tui_starts_on_a_paper_saying_one_word_65536_times(tmp_path):
-    from readlist.core.reader import parse_text
+    from readlist.core.papers.reader import parse_text
     from readlist.tui.app import ReadlistApp
 
     papers = parse_text("Header\n\n" + ONE_WORD + "\n", str(tmp_path / "papers.txt"))
@@ -92,7 +92,7 @@ def test_a_named_pipe_nobody_writes_to_is_refused_instead_of_waited_on(tmp_path,
     import threading
     import time
 
-    from readlist.core import reader
+    from readlist.core.papers import reader
 
     monkeypatch.setattr(reader, "FIFO_WAIT", 0.2)
     fifo = tmp_path / "papers.fifo"
@@ -115,7 +115,7 @@ def test_an_endless_pipe_of_text_stops_at_the_limit_and_says_so(tmp_path, monkey
     import os
     import threading
 
-    from readlist.core import reader
+    from readlist.core.papers import reader
 
     monkeypatch.setattr(reader, "STREAM_LIMIT", 4 << 20)
     fifo = tmp_path / "papers.fifo"
@@ -225,9 +225,9 @@ def test_a_paper_number_is_written_in_ascii_digits(tmp_path, write_file):
 async def test_the_note_dialog_does_not_save_a_nul_and_stays_open(tmp_path):
     from textual.widgets import TextArea
 
-    from readlist.core.reader import parse_text
+    from readlist.core.papers.reader import parse_text
     from readlist.tui.app import ReadlistApp
-    from readlist.tui.screens.note import NoteScreen
+    from readlist.tui.screens.dialogs.note import NoteScreen
 
     app = ReadlistApp(parse_text("A paper about graphs.\n", str(tmp_path / "p.txt")), tmp_path / "db.json")
     async with app.run_test(size=(120, 40)) as pilot:

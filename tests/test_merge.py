@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readlist.core.annotation import Annotation, Event
-from readlist.core.merge import CONFLICT_TAG, NOTE_SEPARATOR, merge, note_parts
+from readlist.core.store.annotation import Annotation, Event
+from readlist.core.store.merge import CONFLICT_TAG, NOTE_SEPARATOR, merge, note_parts
 
 T0 = datetime(2025, 7, 1, tzinfo=UTC)
 P, Q = "a1b2c3d4e5f6", "0123456789ab"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from readlist.core.query import QueryError, Term, parse
+from readlist.core.search.query import QueryError, Term, parse
 
 
 def test_words_phrases_and_fields():

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readlist.core.paths import bundled_papers
-from readlist.core.reader import ReadError, parse_text, read_papers
+from readlist.core.files.paths import bundled_papers
+from readlist.core.papers.reader import ReadError, parse_text, read_papers
 
 A1 = "We study how large language models reason about tables. Our method improves accuracy by 12%."
 A2 = "Diffusion models are slow at sampling. We propose FastDiff, a distilled sampler that needs four steps."

@@ -6,8 +6,8 @@ import threading
 
 import pytest
 
-from readlist.core.paper import Paper
-from readlist.core.related import RelatedIndex, tokens
+from readlist.core.papers.paper import Paper
+from readlist.core.search.related import RelatedIndex, tokens
 
 TEXTS = [
     "Diffusion models generate images by iterative denoising; we distil the diffusion sampler into four steps.",
@@ -80,7 +80,7 @@ def test_empty_list_and_reads_from_threads():
 
 
 def test_vector_lengths_are_kept_beside_the_cached_index_and_measured_once(tmp_path, monkeypatch):
-    from readlist.core.index_cache import load_or_build
+    from readlist.core.search.cache import load_or_build
 
     first = RelatedIndex(load_or_build(PAPERS, cache_dir=tmp_path))
     expected = first.related(0)
@@ -95,7 +95,7 @@ def test_vector_lengths_are_kept_beside_the_cached_index_and_measured_once(tmp_p
 
 @pytest.mark.parametrize("damage", ["truncate", "garbage", "nan", "other papers"])
 def test_damaged_or_foreign_saved_lengths_are_measured_again(tmp_path, damage):
-    from readlist.core.index_cache import load_or_build
+    from readlist.core.search.cache import load_or_build
 
     expected = RelatedIndex(load_or_build(PAPERS, cache_dir=tmp_path)).related(2)
     saved = next(tmp_path.glob("*.len"))

@@ -4,9 +4,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from readlist.core.paper import Paper
-from readlist.core.search import SearchIndex
-from readlist.core.text import paper_id
+from readlist.core.papers.paper import Paper
+from readlist.core.search.index import SearchIndex
+from readlist.core.text.normalize import paper_id
 
 ABSTRACTS = [
     "Graph neural networks learn node representations. We study message passing on large graphs.",  # 0
@@ -101,7 +101,7 @@ def test_last_word_is_a_prefix_while_typing(index):
 
 
 def test_a_broad_prefix_still_lists_every_paper_it_matches_when_scoring_is_cut_short(index, monkeypatch):
-    import readlist.core.search as search
+    import readlist.core.search.index as search
 
     everything = set(found(index, "m"))
     assert len(everything) >= 4
@@ -420,7 +420,7 @@ def test_title_search_in_a_file_where_only_some_papers_have_a_title_line(derived
 
 
 def test_each_annotation_is_folded_once_however_many_keystrokes(papers, monkeypatch):
-    from readlist.core import search_notes
+    from readlist.core.search import notes as search_notes
 
     index = SearchIndex.build(papers)
     notes = {paper.id: Note(note=f"reading group {n}") for n, paper in enumerate(papers)}
@@ -443,7 +443,7 @@ def test_each_annotation_is_folded_once_however_many_keystrokes(papers, monkeypa
 def test_a_title_search_deriving_titles_stops_when_its_caller_gives_up():
     import threading
 
-    from readlist.core.search import BuildCancelled
+    from readlist.core.search.index import BuildCancelled
 
     papers = make([f"We propose Model{n}, a method for graphs of size {n}. It works well." for n in range(200)])
     index = SearchIndex.build(papers)
@@ -487,7 +487,7 @@ def test_a_search_excluding_a_common_word_stops_when_its_caller_gives_up():
     # The texts are read for -the (seconds for 100,000 papers): a search the next keystroke replaced stops.
     import threading
 
-    from readlist.core.search import BuildCancelled
+    from readlist.core.search.index import BuildCancelled
 
     papers = make([f"We study the graphs of size {n}." if n % 2 else f"Graphs of size {n}." for n in range(200)])
     index = SearchIndex.build(papers)

@@ -6,8 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from readlist.cli import cli
-from readlist.core import index_cache
-from readlist.core.reader import read_papers
+from readlist.core.papers.reader import read_papers
+from readlist.core.search import cache as index_cache
 
 TEXT = (
     "Graph neural networks learn node representations.\n\n"
@@ -101,7 +101,7 @@ def test_output_that_cannot_be_written_is_one_line_and_status_2(env):
 
 
 def test_title_search_and_list_use_the_derived_titles_cached_on_disk(tmp_path, monkeypatch):
-    from readlist.core import titles
+    from readlist.core.titles import derive as titles
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     papers = tmp_path / "papers.txt"
@@ -150,7 +150,7 @@ def test_options_still_work_around_the_query(env):
 
 
 def test_search_prints_the_users_own_title_which_it_also_matches(env, tmp_path):
-    from readlist.core.store import Store
+    from readlist.core.store.store import Store
 
     papers = read_papers(tmp_path / "papers.txt").papers
     Store(tmp_path / "db.json").update(papers[2], title="Protein backbones by diffusion (group reading)")

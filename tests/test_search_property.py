@@ -3,10 +3,10 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readlist.core.paper import Paper
-from readlist.core.search import SearchIndex
-from readlist.core.text import paper_id
-from readlist.core.tokens import phrase_finder, phrase_pattern
+from readlist.core.papers.paper import Paper
+from readlist.core.search.index import SearchIndex
+from readlist.core.text.normalize import paper_id
+from readlist.core.text.tokens import phrase_finder, phrase_pattern
 
 TEXTS = [
     "Graph neural networks with message passing.",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, date
 
-from readlist.core.annotation import Annotation as Note
-from readlist.core.annotation import Event
-from readlist.core.paper import Paper
-from readlist.core.stats import compute_stats, progress_bar
+from readlist.core.papers.paper import Paper
+from readlist.core.store.annotation import Annotation as Note
+from readlist.core.store.annotation import Event
+from readlist.core.store.stats import compute_stats, progress_bar
 
 
 def Ev(time: str, paper: str, action: str = "status", after: dict | None = None) -> Event:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from readlist.core import backups
-from readlist.core.merge_db import merge_database
-from readlist.core.reader import parse_text
-from readlist.core.store import Store
+from readlist.core.papers.reader import parse_text
+from readlist.core.store import backups
+from readlist.core.store.merge_file import merge_database
+from readlist.core.store.store import Store
 
 PAPERS = parse_text("One paper about graphs.\n\nA second paper about trees.\n\nA third about rivers.\n").papers
 SAME_SECOND = datetime(2026, 3, 1, 12, 0, 0, tzinfo=UTC)

@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from readlist.core.reader import parse_text
-from readlist.core.store import STATUSES, Annotation, Store
+from readlist.core.papers.reader import parse_text
+from readlist.core.store.store import STATUSES, Annotation, Store
 
 ABSTRACTS = [
     "We study sparse attention for long documents and show that a learned routing matches dense attention.",

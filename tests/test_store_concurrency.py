@@ -6,13 +6,13 @@ import subprocess
 import sys
 import threading
 
-from readlist.core.paper import Paper
-from readlist.core.store import Store
+from readlist.core.papers.paper import Paper
+from readlist.core.store.store import Store
 
 WRITER = r"""
 import sys
-from readlist.core.paper import Paper
-from readlist.core.store import Store
+from readlist.core.papers.paper import Paper
+from readlist.core.store.store import Store
 
 db, first, count = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 store = Store(db)
@@ -113,7 +113,7 @@ def test_a_change_waiting_for_another_writers_lock_says_so(tmp_path):
 
     from filelock import FileLock
 
-    from readlist.core.paper import Paper
+    from readlist.core.papers.paper import Paper
 
     db = tmp_path / "readlist.json"
     store = Store(db)

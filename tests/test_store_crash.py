@@ -10,7 +10,7 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from readlist.core.store import Store
+from readlist.core.store.store import Store
 
 KILLS = 200
 LANES = 4  # independent databases killed in parallel, to keep the test short
@@ -21,8 +21,8 @@ LANES = 4  # independent databases killed in parallel, to keep the test short
 # the forking process once the writer is reaped (so every line the writer wrote comes before it).
 FORKER = r"""
 import os, sys
-from readlist.core.paper import Paper
-from readlist.core.store import Store
+from readlist.core.papers.paper import Paper
+from readlist.core.store.store import Store
 
 def say(text):
     os.write(1, (text + "\n").encode())

@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from readlist.core.paper import Paper
-from readlist.core.store import Store
+from readlist.core.papers.paper import Paper
+from readlist.core.store.store import Store
 
 GOOD = json.dumps(
     {
@@ -111,7 +111,7 @@ def test_a_foreign_file_is_named_so_at_once_while_the_lock_cannot_be_taken(tmp_p
 
     from filelock import FileLock
 
-    from readlist.core import db_opening as database
+    from readlist.core.store import opening as database
 
     monkeypatch.setattr(database, "LOCK_TIMEOUT", 1.5)
     db = tmp_path / "readlist.json"
@@ -362,7 +362,7 @@ def test_several_records_of_one_paper_in_the_database_are_combined_and_said(tmp_
 
 
 def test_merging_a_file_with_several_records_of_one_paper_keeps_them_all_and_says_so(tmp_path):
-    from readlist.core.merge_db import merge_database
+    from readlist.core.store.merge_file import merge_database
 
     other = tmp_path / "laptop.json"
     other.write_bytes(three_records_of_one_paper())

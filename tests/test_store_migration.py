@@ -7,11 +7,11 @@ import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from readlist.core.db_format import decode
-from readlist.core.paper import Paper
-from readlist.core.paths import bundled_papers
-from readlist.core.reader import read_papers
-from readlist.core.store import Store
+from readlist.core.files.paths import bundled_papers
+from readlist.core.papers.paper import Paper
+from readlist.core.papers.reader import read_papers
+from readlist.core.store.format import decode
+from readlist.core.store.store import Store
 
 FIXTURE = Path(__file__).parent / "fixtures" / "db-v1.json"
 

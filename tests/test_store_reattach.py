@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from readlist.core.paths import bundled_papers
-from readlist.core.reader import parse_text, read_papers
-from readlist.core.store import Store
+from readlist.core.files.paths import bundled_papers
+from readlist.core.papers.reader import parse_text, read_papers
+from readlist.core.store.store import Store
 
 
 def real_abstracts(n: int) -> list[str]:
@@ -139,7 +139,7 @@ def test_undo_before_a_reattachment_follows_the_new_id(tmp_path):
 
 
 def test_lost_annotations_that_matched_nothing_are_not_searched_again_for_the_same_list(tmp_path, monkeypatch):
-    import readlist.core.reconcile as reconcile_module
+    import readlist.core.store.reconcile as reconcile_module
 
     texts = real_abstracts(4)
     db = tmp_path / "readlist.json"

@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from readlist.core import log_compaction
-from readlist.core.annotation import Annotation, Event
-from readlist.core.db_format import split_lines
-from readlist.core.merge_db import merge_database
-from readlist.core.reader import parse_text
-from readlist.core.store import Store
+from readlist.core.papers.reader import parse_text
+from readlist.core.store import compaction as log_compaction
+from readlist.core.store.annotation import Annotation, Event
+from readlist.core.store.format import split_lines
+from readlist.core.store.merge_file import merge_database
+from readlist.core.store.store import Store
 
 ABSTRACTS = [
     "We study sparse attention for long documents and show that a learned routing matches dense attention.",

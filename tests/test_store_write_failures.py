@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from readlist.core import atomic_files as atomic_storage
-from readlist.core.database import DatabaseFile
-from readlist.core.paper import Paper
-from readlist.core.store import Store
+from readlist.core.files import atomic as atomic_storage
+from readlist.core.papers.paper import Paper
+from readlist.core.store.database import DatabaseFile
+from readlist.core.store.store import Store
 
 
 def paper(n: int) -> Paper:
@@ -111,7 +111,7 @@ def test_unreadable_file_is_never_written_over(tmp_path, monkeypatch):
 def test_a_database_made_read_only_is_not_written_and_its_permissions_are_kept(tmp_path):
     import stat
 
-    from readlist.core.paper import Paper
+    from readlist.core.papers.paper import Paper
 
     db = tmp_path / "readlist.json"
     paper = Paper(id="0123456789ab", index=1, text="An abstract.")

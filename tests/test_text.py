@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readlist.core.paper import Paper
-from readlist.core.text import find_urls, normalize_ws, paper_id, strip_control, to_plain
+from readlist.core.papers.paper import Paper
+from readlist.core.text.normalize import find_urls, normalize_ws, paper_id, strip_control, to_plain
 
 
 @pytest.mark.parametrize(

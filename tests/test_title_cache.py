@@ -4,8 +4,9 @@ import threading
 
 import pytest
 
-from readlist.core import title_cache, titles
-from readlist.core.reader import parse_text
+from readlist.core.papers import title_cache
+from readlist.core.papers.reader import parse_text
+from readlist.core.titles import derive as titles
 
 TEXT = (
     "We propose FastDiff, a distilled diffusion sampler that needs four steps.\n\n"

@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from readlist.core.reader import read_papers
-from readlist.core.text import to_plain
-from readlist.core.title_clauses import first_clause
-from readlist.core.title_compose import compose, ing_form
-from readlist.core.title_rules import fix_articles
-from readlist.core.titles import MAX_TITLE, cut, derive_title, first_sentence
+from readlist.core.papers.reader import read_papers
+from readlist.core.text.normalize import to_plain
+from readlist.core.titles.clauses import first_clause
+from readlist.core.titles.compose import compose, ing_form
+from readlist.core.titles.derive import MAX_TITLE, cut, derive_title, first_sentence
+from readlist.core.titles.rules import fix_articles
 
 ICML = Path(__file__).resolve().parents[1] / "data" / "icml2025.txt"
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from readlist.core.paths import bundled_papers
-from readlist.core.reader import parse_text, read_papers
+from readlist.core.files.paths import bundled_papers
+from readlist.core.papers.reader import parse_text, read_papers
 from readlist.tui.app import ReadlistApp
 
 PAPERS = """Test list

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from readlist.core.annotation import cut_label
-from readlist.core.drafts import Drafts
-from readlist.core.store import Store
-from readlist.tui.screens.help import HelpScreen
-from readlist.tui.screens.note import NoteScreen
-from readlist.tui.screens.tags import TagsScreen, parse_tags
+from readlist.core.store.annotation import cut_label
+from readlist.core.store.drafts import Drafts
+from readlist.core.store.store import Store
+from readlist.tui.screens.dialogs.help import HelpScreen
+from readlist.tui.screens.dialogs.note import NoteScreen
+from readlist.tui.screens.dialogs.tags import TagsScreen, parse_tags
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 
@@ -584,7 +584,7 @@ async def test_space_pressed_twice_at_once_in_the_unread_view_reads_the_next_two
 
 
 async def test_giving_a_paper_its_own_title_shows_everywhere_and_can_be_undone(app, tmp_path):
-    from readlist.tui.screens.title import TitleScreen
+    from readlist.tui.screens.dialogs.title import TitleScreen
 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

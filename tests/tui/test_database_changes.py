@@ -34,10 +34,10 @@ async def test_a_star_and_a_note_follow_annotations_another_readlist_re_attached
     from textual.widgets import TextArea
 
     from readlist.cli import cli
-    from readlist.core.reader import read_papers
-    from readlist.core.store import Store
+    from readlist.core.papers.reader import read_papers
+    from readlist.core.store.store import Store
     from readlist.tui.app import ReadlistApp
-    from readlist.tui.screens.note import NoteScreen
+    from readlist.tui.screens.dialogs.note import NoteScreen
 
     from .conftest import PAPERS
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from readlist.core.store import Store
+from readlist.core.store.store import Store
 from readlist.tui.app import STICKY, ReadlistApp
 from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
@@ -230,7 +230,7 @@ We introduce TableBench, a benchmark for reasoning over tables with language mod
 
 
 async def test_a_re_attached_paper_is_named_by_its_number_and_the_title_the_list_shows(tmp_path):
-    from readlist.core.reader import parse_text
+    from readlist.core.papers.reader import parse_text
 
     before = parse_text(TITLED, str(tmp_path / "papers.txt"))
     Store(tmp_path / "db.json").toggle_star(before.papers[1])
@@ -249,7 +249,7 @@ def full_disk(*args, **kwargs):
 
 async def star_with_a_full_disk(app, pilot, monkeypatch):
     """Star the first paper while every atomic replace of the database fails; returns the real replace."""
-    import readlist.core.atomic_files as storage
+    import readlist.core.files.atomic as storage
 
     real_replace = storage.os.replace
     await settle(pilot)
@@ -337,7 +337,7 @@ async def test_no_match_message_with_markup_characters_shows_literally(app):
 
 
 async def test_ctrl_q_in_an_edited_note_asks_first(app):
-    from readlist.tui.screens.note import NoteScreen
+    from readlist.tui.screens.dialogs.note import NoteScreen
 
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -368,7 +368,7 @@ async def test_search_results_follow_tag_edits(app):
 
 def app_on_a_paper_file(tmp_path) -> tuple[Path, ReadlistApp]:
     """An app on a paper file of its own (not text), which it watches for changes."""
-    from readlist.core.reader import read_papers
+    from readlist.core.papers.reader import read_papers
 
     papers_file = tmp_path / "papers.txt"
     papers_file.write_text(PAPERS)
@@ -376,7 +376,7 @@ def app_on_a_paper_file(tmp_path) -> tuple[Path, ReadlistApp]:
 
 
 async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_restart(tmp_path):
-    from readlist.core.reader import read_papers
+    from readlist.core.papers.reader import read_papers
 
     papers_file, app = app_on_a_paper_file(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -453,7 +453,7 @@ async def test_the_detail_pane_fits_its_width_again_when_the_maximized_list_is_r
 
 
 async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
-    from readlist.tui.screens.note import NoteScreen
+    from readlist.tui.screens.dialogs.note import NoteScreen
 
     app = make_app(tmp_path, bundled=True)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -342,7 +342,7 @@ async def test_layout_sizes_have_no_overlap(tmp_path):
 
 
 async def test_empty_paper_file_says_what_to_do(tmp_path):
-    from readlist.core.paper import PaperList as Papers
+    from readlist.core.papers.paper import PaperList as Papers
 
     app = make_app(tmp_path)
     app.papers = Papers(path=str(tmp_path / "none.txt"), name="none.txt", papers=())
@@ -419,7 +419,7 @@ async def test_clearing_a_short_search_scrolls_the_list_to_the_selected_paper(tm
 
 
 async def test_the_last_paper_is_scrolled_into_view_on_start(tmp_path):
-    from readlist.core.paths import ui_state_path
+    from readlist.core.files.paths import ui_state_path
     from readlist.tui.state import UiState, save_state
 
     app = make_app(tmp_path, bundled=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from readlist.core.reader import parse_text
+from readlist.core.papers.reader import parse_text
 from readlist.tui.app import ReadlistApp
 
 # Title lines keep these snapshots independent of how titles are derived.

@@ -69,7 +69,7 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
             fail(f"{name} is set but empty (unset it to use the default)")
     ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding)
     if ctx.invoked_subcommand is None:
-        from .tui_command import run_tui
+        from .commands.tui import run_tui
 
         run_tui(ctx.obj)
 

@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 if TYPE_CHECKING:
-    from ..core.store import Store
+    from ..core.store.store import Store
 
-from ..core.paper import PaperList
-from ..core.paths import bundled_papers, default_db_path
-from ..core.reader import ReadError, read_papers
-from ..core.refs import RefError, resolve
+from ..core.files.paths import bundled_papers, default_db_path
+from ..core.papers.paper import PaperList
+from ..core.papers.reader import ReadError, read_papers
+from ..core.papers.refs import RefError, resolve
 
 EXIT_USAGE = 2
 
@@ -60,7 +60,7 @@ class Context:
     @cached_property
     def store(self) -> Store:
         """The annotation database, with its papers re-attached to the paper list; notices go to stderr."""
-        from ..core.store import Store  # imported when needed: it costs start-up time
+        from ..core.store.store import Store
 
         store = Store(self.db_file)
         if store.blocked:  # nothing this command says about annotations would be true
@@ -81,7 +81,7 @@ class Context:
         try:
             return resolve(ref, self.paper_list.papers)
         except RefError as exc:
-            from .missing import find_missing
+            from .commands.missing import find_missing
 
             ann = find_missing(self, ref)
             if ann is not None:

@@ -13,7 +13,7 @@ from .usage_errors import one_line_usage_errors
 class LazyGroup(click.Group):
     def __init__(self, *args, lazy_commands: dict[str, str] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy_commands = lazy_commands or {}  # name -> "module:attribute" relative to readlist.cli
+        self.lazy_commands = lazy_commands or {}  # name -> "module:attribute" in readlist.cli.commands
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), *self.lazy_commands})
@@ -21,7 +21,7 @@ class LazyGroup(click.Group):
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name in self.lazy_commands:
             module_name, attribute = self.lazy_commands[name].split(":")
-            module = importlib.import_module(f"readlist.cli.{module_name}")
+            module = importlib.import_module(f"readlist.cli.commands.{module_name}")
             return getattr(module, attribute)
         return super().get_command(ctx, name)
 

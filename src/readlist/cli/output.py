@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from ..core.text import escape_controls_in_json
+from ..core.text.normalize import escape_controls_in_json
 
 ERRORS = "readlist-lookalike"
 _LOOKALIKES = {

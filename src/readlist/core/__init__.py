@@ -1,6 +1,6 @@
 """readlist's core: paper model, reader, search, store and export. No UI imports here."""
 
-from .paper import Paper, PaperList
-from .reader import ReadError, parse_text, read_papers
+from .papers.paper import Paper, PaperList
+from .papers.reader import ReadError, parse_text, read_papers
 
 __all__ = ["Paper", "PaperList", "ReadError", "parse_text", "read_papers"]

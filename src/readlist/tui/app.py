@@ -11,13 +11,13 @@ from platformdirs import user_downloads_path
 from textual import events
 from textual.app import App
 
-from ..core.annotation import cut_label, title_of
-from ..core.changes import current_ids
-from ..core.drafts import Drafts, drafts_dir
-from ..core.paper import PaperList
-from ..core.paths import ui_state_path
-from ..core.reader import file_digest, file_state
-from ..core.store import Store
+from ..core.files.paths import ui_state_path
+from ..core.papers.paper import PaperList
+from ..core.papers.reader import file_digest, file_state
+from ..core.store.annotation import cut_label, title_of
+from ..core.store.changes import current_ids
+from ..core.store.drafts import Drafts, drafts_dir
+from ..core.store.store import Store
 from .commands import ActionCommands, PaperCommands
 from .screens.main import MainScreen
 from .state import UiState, load_state, save_state
@@ -177,7 +177,7 @@ class ReadlistApp(App):
         self.notify(message, severity="warning", timeout=STICKY, markup=False)
 
     def index_ready(self, index) -> None:
-        from ..core.related import RelatedIndex
+        from ..core.search.related import RelatedIndex
 
         self._related = RelatedIndex(index)
         # Measure the papers' vectors now, off the UI thread, so the first related lookup is instant.
@@ -217,7 +217,7 @@ class ReadlistApp(App):
         self.notify(f"Screenshot not saved: {where}cannot write ({reason})", severity="error", markup=False)
 
     async def action_quit(self) -> None:
-        from .screens.note import NoteScreen
+        from .screens.dialogs.note import NoteScreen
 
         if isinstance(self.screen, NoteScreen) and self.screen.text != self.screen.original:
             self.screen.action_cancel()  # asks before an unsaved note is thrown away

@@ -8,7 +8,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
-from ..core.annotation import title_of
+from ..core.store.annotation import title_of
 from .actions import ACTIONS
 from .display import safe
 

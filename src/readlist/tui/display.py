@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ..core.text import strip_control
+from ..core.text.normalize import strip_control
 
 STAR = "★"
 NO_STAR = " "

@@ -6,7 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..core.atomic_files import atomic_write_bytes
+from ..core.files.atomic import atomic_write_bytes
 
 
 @dataclass(frozen=True)

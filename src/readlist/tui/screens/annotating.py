@@ -7,8 +7,8 @@ import subprocess
 
 from textual.app import SuspendNotSupported
 
-from ...core.annotation import editable_title, own_title
-from ...core.editor import EditFailed, edit_text, editor_command
+from ...core.files.editor import EditFailed, edit_text, editor_command
+from ...core.store.annotation import editable_title, own_title
 
 
 class AnnotatingMixin:
@@ -61,7 +61,7 @@ class AnnotatingMixin:
             self.notify("Nothing to undo", timeout=1.5)
 
     def action_edit_note(self) -> None:
-        from .note import NoteScreen
+        from .dialogs.note import NoteScreen
 
         paper = self.selected_paper()
         if paper is None:
@@ -145,7 +145,7 @@ class AnnotatingMixin:
         raise failure
 
     def action_edit_tags(self) -> None:
-        from .tags import TagsScreen
+        from .dialogs.tags import TagsScreen
 
         paper = self.selected_paper()
         if paper is None:
@@ -167,7 +167,7 @@ class AnnotatingMixin:
         self.app.push_screen(TagsScreen(self.shown_title(paper), current, known), save)
 
     def action_edit_title(self) -> None:
-        from .title import TitleScreen
+        from .dialogs.title import TitleScreen
 
         paper = self.selected_paper()
         if paper is None:
@@ -184,7 +184,7 @@ class AnnotatingMixin:
         self.app.push_screen(TitleScreen(current or editable_title(paper.title), paper.title), save)
 
     def action_mark_view_read(self) -> None:
-        from .confirm import ConfirmScreen
+        from .dialogs.confirm import ConfirmScreen
 
         papers = [self.papers.papers[pos] for pos in self.view_matches()]  # not the partial matches
         left = len(self.paper_list.positions) - len(papers)

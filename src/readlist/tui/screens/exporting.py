@@ -9,7 +9,7 @@ class ExportingMixin:
     """The palette's export command: the view's papers when searching or filtering, else the annotated ones."""
 
     def action_export(self) -> None:
-        from .export import ExportScreen
+        from .dialogs.export import ExportScreen
 
         filtered = bool(self.effective_query())
         count = len(self.view_matches())
@@ -26,9 +26,9 @@ class ExportingMixin:
         return view.positions if view.full_matches is None else view.positions[: view.full_matches]
 
     def _export(self, choice, filtered: bool, force: bool = False) -> None:
-        from ...core.export import export, select
-        from ...core.export_files import ExportExistsError, own_file, write_atomic
-        from .confirm import ConfirmScreen
+        from ...core.export.files import ExportExistsError, own_file, write_atomic
+        from ...core.export.formats import export, select
+        from .dialogs.confirm import ConfirmScreen
 
         if choice is None:
             return

@@ -14,16 +14,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
 
-from ...core.paper import PaperList as Papers
+from ...core.papers.paper import PaperList as Papers
 from ..actions import bindings
 from ..widgets.detail import DetailPane
+from ..widgets.missing import missing_text
 from ..widgets.paper_list import PaperList
 from ..widgets.paper_row import RowLook
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotating import AnnotatingMixin
 from .exporting import ExportingMixin
-from .missing import missing_text
 from .navigating import FILTERS, NavigatingMixin
 
 NARROW = 100
@@ -216,7 +216,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     @work(exclusive=True, thread=True, group="search")
     def run_search(self, text: str) -> None:
-        from ...core.search import BuildCancelled
+        from ...core.search.index import BuildCancelled
 
         worker = get_current_worker()
         try:
@@ -259,8 +259,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     @work(thread=True, exclusive=True, group="index")
     def build_index(self) -> None:
         """The search index, then every derived title (`title:` searches them), both cached on disk."""
-        from ...core import title_cache
-        from ...core.index_cache import load_or_build
+        from ...core.papers import title_cache
+        from ...core.search.cache import load_or_build
 
         worker = get_current_worker()
         papers = self.papers.papers

@@ -9,9 +9,9 @@ from itertools import chain
 from textual import work
 from textual.worker import get_current_worker
 
-from ...core.annotation import title_of
-from ...core.paper import Paper
-from ...core.text import quoted
+from ...core.papers.paper import Paper
+from ...core.store.annotation import title_of
+from ...core.text.normalize import quoted
 from ..widgets.detail import DetailPane
 from ..widgets.detail_body import DetailBody
 from ..widgets.paper_list import PaperList
@@ -195,12 +195,12 @@ class NavigatingMixin:
         await self.app.action_quit()
 
     def action_help(self) -> None:
-        from .help import HelpScreen
+        from .dialogs.help import HelpScreen
 
         self.app.push_screen(HelpScreen())
 
     def action_progress(self) -> None:
-        from .progress import ProgressScreen
+        from .dialogs.progress import ProgressScreen
 
         self.app.push_screen(ProgressScreen(self.papers))
 

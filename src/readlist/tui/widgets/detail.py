@@ -12,9 +12,9 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.annotation import title_of
-from ...core.paper import Paper
-from ...core.text import hashtags, strip_control
+from ...core.papers.paper import Paper
+from ...core.store.annotation import title_of
+from ...core.text.normalize import hashtags, strip_control
 from ..display import row_marks, safe
 from .detail_body import DetailBody
 from .paper_row import RowLook

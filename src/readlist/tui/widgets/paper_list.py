@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...core.paper import Paper
+from ...core.papers.paper import Paper
 from ..actions import list_bindings
 from .paper_row import RowLook, render_row
 

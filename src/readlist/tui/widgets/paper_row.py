@@ -9,9 +9,9 @@ from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 
-from ...core.annotation import title_of
-from ...core.paper import Paper
-from ...core.text import hashtags
+from ...core.papers.paper import Paper
+from ...core.store.annotation import title_of
+from ...core.text.normalize import hashtags
 from ..display import row_marks, safe
 
 Spans = Callable[[str], list[tuple[int, int]]]

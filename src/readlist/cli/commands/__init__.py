@@ -1,0 +1,1 @@
+"""The `readlist` subcommands, one module per group, each loaded only when it runs."""

@@ -1,0 +1,113 @@
+"""`readlist search`: ranked, typo-tolerant search from the command line."""
+
+from __future__ import annotations
+
+import click
+
+from ...core.store.annotation import title_of
+from ...core.text.normalize import strip_control
+from ..context import Context, fail
+from ..output import echo_json
+
+
+def titles_for(papers, query: str | None) -> None:
+    """A `title:` search looks at every derived title: derive them all once (they are cached on disk)."""
+    from ...core.search.query import QueryError, parse
+
+    try:
+        terms = parse(query or "").terms
+    except QueryError:
+        return  # the search itself reports it
+    if any(term.kind == "title" for term in terms):
+        from ...core.papers.title_cache import derive_all
+
+        derive_all(papers)
+
+
+def annotations_of(ctx: Context) -> dict:
+    """The user's annotations, when there is a database (searching never creates one)."""
+    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
+        return {}
+    return ctx.store.all()
+
+
+class QueryCommand(click.Command):
+    """Only the command's own options are options: "-word" anywhere, even first, excludes a word."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        valued = {name for param in self.params if not getattr(param, "is_flag", True) for name in param.opts}
+        flags = {name for param in self.params if getattr(param, "is_flag", False) for name in param.opts}
+        options, words = [], []
+        rest = iter(args)
+        for arg in rest:
+            if arg == "--":
+                words.extend(rest)
+            elif arg in valued:
+                options += [arg, next(rest, "")]
+            elif arg in flags or arg in self.get_help_option_names(ctx) or self._joined_value(arg, valued):
+                options.append(arg)
+            else:
+                words.append(arg)
+        return super().parse_args(ctx, [*options, "--", *words] if words else options)
+
+    @staticmethod
+    def _joined_value(arg: str, valued: set[str]) -> bool:
+        """ "--limit=5" or "-n5"."""
+        return any(arg.startswith(name + "=") for name in valued if name.startswith("--")) or any(
+            arg.startswith(name) and arg[len(name) :].isdigit() for name in valued if not name.startswith("--")
+        )
+
+
+@click.command("search", cls=QueryCommand)
+@click.argument("query", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.option("--limit", "-n", type=click.IntRange(min=0), default=20, show_default=True, help="Results (0: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array, best first.")
+@click.pass_obj
+def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
+    """Rank the papers for QUERY: words (typos tolerated), "phrases", -word, title:, note:, tag:, id:, is:.
+
+    Words after the command are joined, so `readlist search graph -image` needs no quoting.
+    Exit status 1 when no paper matches every word (papers missing one may still be listed).
+    """
+    from ...core.search.cache import load_or_build
+
+    text = " ".join(query)
+    papers = ctx.paper_list.papers
+    annotations = annotations_of(ctx)
+    titles_for(papers, text)
+    result = load_or_build(papers).search(text, annotations, limit or None)
+    if result.error:
+        fail(f"search: {result.error}")
+    if result.missing:
+        from .missing import missing_dict, missing_line
+
+        orphans = sorted(ctx.store.orphans(), key=lambda ann: ann.id)
+        if as_json:
+            echo_json([missing_dict(ann) for ann in orphans])
+        for ann in [] if as_json else orphans:
+            click.echo(missing_line(ann))
+        raise SystemExit(0 if orphans else 1)
+    if as_json:
+        rows = [
+            {
+                "index": papers[pos].index,
+                "id": papers[pos].id,
+                "title": title_of(papers[pos], annotations.get(papers[pos].id)),
+                "score": score,
+                "full_match": n < result.full_matches,
+                "matched": result.matched_terms(pos),
+            }
+            for n, (pos, score) in enumerate(zip(result.positions, result.scores, strict=True))
+        ]
+        echo_json(rows)
+    else:
+        width = len(str(len(result.positions)))
+        index_width = len(str(len(papers)))
+        for n, pos in enumerate(result.positions):
+            if n == result.full_matches:
+                click.echo("-- below: papers missing some word --")
+            paper = papers[pos]
+            title = strip_control(title_of(paper, annotations.get(paper.id)))
+            click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {title}")
+    if not result.full_matches:  # papers missing some word are no match (a script can tell)
+        raise SystemExit(1)

@@ -1,0 +1,1 @@
+"""Getting papers and notes out: export formats and writing them to files."""

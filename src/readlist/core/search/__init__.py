@@ -1,0 +1,1 @@
+"""Search over one paper list: the index, the query language, matching, ranking and related papers."""

@@ -1,0 +1,162 @@
+"""The search index saved in the user cache directory, keyed by the papers' content.
+
+A file holds one JSON header line (format version, key, section sizes) and then the raw arrays.
+A missing, stale or damaged file is ignored and rebuilt; writing is atomic and best effort.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..files.cache import cache_dir, papers_key, prune, write_atomic
+from ..papers.paper import Paper
+from ..text.tokens import TOKENS_VERSION
+from .index import SearchIndex
+from .postings import IndexData, Postings, build_data
+
+FORMAT = 5
+MAGIC = b"readlist-search-index"
+KEEP = 8  # cached indexes kept; the least recently written go first
+_SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("title.starts", "I"),
+             ("title.docs", "I"), ("lengths", "I"))  # fmt: skip
+
+
+def default_dir() -> Path:
+    return cache_dir("search")
+
+
+def content_key(papers: Sequence[Paper]) -> str:
+    return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION}", papers)
+
+
+def _arrays(data: IndexData) -> dict[str, array]:
+    return {
+        "body.starts": data.body.starts,
+        "body.docs": data.body.docs,
+        "body.tfs": data.body.tfs,
+        "title.starts": data.title.starts,
+        "title.docs": data.title.docs,
+        "lengths": data.lengths,
+    }
+
+
+def save(data: IndexData, key: str, path: Path) -> None:
+    terms = "\n".join(data.terms).encode("utf-8")
+    arrays = _arrays(data)
+    header = {"format": FORMAT, "key": key, "terms": len(terms), "count": len(data.terms)}
+    header.update({name: len(arrays[name]) for name, _ in _SECTIONS})
+    write_atomic(
+        path, [_head_line(MAGIC, header), terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)]
+    )
+
+
+def _head_line(magic: bytes, header: dict) -> bytes:
+    """A cache file's first line: what it is, then a JSON header saying for what and how big."""
+    return magic + b" " + json.dumps(header).encode() + b"\n"
+
+
+def _read_head(handle, magic: bytes, expected: dict) -> dict | None:
+    """The header of a cache file of this kind holding the `expected` values, or None.
+    Raises ValueError (or RecursionError) for a header that is no JSON."""
+    line = handle.readline()
+    if not line.startswith(magic + b" "):
+        return None
+    header = json.loads(line[len(magic) + 1 :])
+    if not isinstance(header, dict) or any(header.get(k) != v for k, v in expected.items()):
+        return None
+    return header
+
+
+def load(path: Path, key: str) -> IndexData | None:
+    """The cached index data, or None if the file is missing, for other content, or damaged."""
+    try:
+        with open(path, "rb") as handle:
+            header = _read_head(handle, MAGIC, {"format": FORMAT, "key": key})
+            if header is None:
+                return None
+            terms = tuple(handle.read(header["terms"]).decode("utf-8").split("\n")) if header["count"] else ()
+            loaded = {}
+            for name, code in _SECTIONS:
+                values = array(code)
+                values.fromfile(handle, header[name])
+                loaded[name] = values
+            if handle.read(1):
+                return None
+    except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError, RecursionError):
+        return None
+    data = IndexData(
+        terms=terms,
+        body=Postings(loaded["body.starts"], loaded["body.docs"], loaded["body.tfs"]),
+        title=Postings(loaded["title.starts"], loaded["title.docs"]),
+        lengths=loaded["lengths"],
+    )
+    return data if _consistent(data) else None
+
+
+def _consistent(data: IndexData) -> bool:
+    n, size = len(data.terms), data.size
+    for postings in (data.body, data.title):
+        starts = postings.starts
+        if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(postings.docs):
+            return False
+        if postings.docs and max(postings.docs) >= size:
+            return False
+    return len(data.body.tfs or ()) == len(data.body.docs) and list(data.terms) == sorted(data.terms)
+
+
+LENGTHS_MAGIC = b"readlist-related-lengths"
+
+
+def lengths_path(index: SearchIndex) -> Path | None:
+    """Where the related papers' vector lengths for this index are kept: beside its cache file."""
+    return index.cache_file.with_suffix(".len") if index.cache_file is not None else None
+
+
+def save_lengths(values: array, version: int, path: Path) -> None:
+    """Best effort: a read-only or full cache directory only costs the next run the time to measure again."""
+    header = {"version": version, "key": path.stem, "count": len(values)}
+    try:
+        write_atomic(path, [_head_line(LENGTHS_MAGIC, header), memoryview(values).cast("B")])
+        prune(path.parent, "*.len", KEEP)
+    except OSError:
+        pass
+
+
+def load_lengths(path: Path, version: int, size: int) -> array | None:
+    """The saved lengths, or None if the file is missing, for other papers or another version, or damaged."""
+    try:
+        with open(path, "rb") as handle:
+            if _read_head(handle, LENGTHS_MAGIC, {"version": version, "key": path.stem, "count": size}) is None:
+                return None
+            values = array("d")
+            values.fromfile(handle, size)
+            if handle.read(1):
+                return None
+    except (OSError, ValueError, TypeError, EOFError, RecursionError):
+        return None
+    return values if all(value > 0.0 for value in values) else None
+
+
+def load_or_build(
+    papers: Sequence[Paper], cache_dir: Path | None = None, cancelled: threading.Event | None = None
+) -> SearchIndex:
+    """The search index for these papers, from the cache when it holds one, else built (and cached)."""
+    papers = tuple(papers)
+    directory = cache_dir if cache_dir is not None else default_dir()
+    key = content_key(papers)
+    path = directory / f"{key}.idx"
+    data = load(path, key)
+    if data is None or data.size != len(papers):
+        data = build_data(papers, cancelled)
+        try:
+            save(data, key, path)
+            prune(directory, "*.idx", KEEP)
+        except OSError:
+            pass  # a read-only or full cache directory only costs the next run a rebuild
+    index = SearchIndex(papers, data)
+    index.cache_file = path
+    return index

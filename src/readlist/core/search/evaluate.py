@@ -1,0 +1,235 @@
+"""Running one parsed query against a search index: which papers match, how well, and what to highlight."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import reduce
+from typing import TYPE_CHECKING, Any
+
+from ..text.tokens import STOPWORDS, fold, split_words
+from .marks import Highlighter
+from .matching import EXACT, FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
+from .notes import Annotated, flag_docs, note_hits, note_phrase
+from .query import Query, Term
+
+if TYPE_CHECKING:
+    from .index import SearchIndex
+
+NOTE_BOOST = 1.0
+COMPOUND_POOL = 5000  # papers checked at most for a word read as two ("multiuser" in "multi-user")
+
+
+@dataclass
+class Scoring:
+    variants: dict[int, float]  # term id -> weight
+    title_only: bool
+    idf: float  # the word's own weight: no variant weighs more
+    note_hits: dict[int, float] = field(default_factory=dict)  # also papers holding the word as two
+
+
+@dataclass
+class Evaluation:
+    index: SearchIndex
+    annotated: dict[int, Annotated]
+    word_sets: list[set[int]] = field(default_factory=list)
+    near_sets: list[set[int]] = field(default_factory=list)  # papers holding only a near form of a free word
+    required: list[set[int]] = field(default_factory=list)
+    excluded: set[int] = field(default_factory=set)
+    scoring: list[Scoring] = field(default_factory=list)
+    marks: Highlighter = field(default_factory=Highlighter)
+    free: list[tuple[WordMatcher, Scoring]] = field(default_factory=list)  # the free words, in order
+    cancelled: threading.Event | None = None  # title: before every title is derived may take seconds
+
+    # -- sets of papers ---------------------------------------------------------------------
+
+    def add_words(self, term: Term, title_only: bool = False) -> None:
+        index = self.index
+        if term.negated and not title_only:
+            self._exclude_common_words(term.value)
+        for matcher in matchers(term.value, term.prefix):
+            if term.negated:
+                exact = matcher.exact
+                variants = index.expand(exact)
+                found = index.docs(variants, title_only, exact, self.cancelled)
+                if title_only:
+                    found = self._own_titles(found)
+                self.excluded |= found | set(note_hits(self.annotated, exact, title_only=title_only))
+                continue
+            variants = index.expand(matcher)
+            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only, matcher, self.cancelled)
+            if title_only:
+                docs = self._own_titles(docs)
+            hits = note_hits(self.annotated, matcher, title_only=title_only)
+            if not title_only:
+                for parts in index.compounds(matcher.word):
+                    for doc in index.phrase_docs(list(parts), False, COMPOUND_POOL):
+                        hits[doc] = max(hits.get(doc, 0.0), NEAREST)
+                    self.marks.phrases.append(parts)
+            docs.update(hits)
+            scoring = Scoring(variants, title_only, index.word_idf(variants), hits)
+            if title_only:
+                self.required.append(docs)
+            else:
+                self.word_sets.append(docs)
+                near = index.docs({tid: w for tid, w in variants.items() if w == NEAR_FORM}) - docs
+                self.near_sets.append(near)
+                self.free.append((matcher, scoring))
+            self.scoring.append(scoring)
+            self.marks.words.append(matcher)
+            self.marks.stems.update(index.data.terms[tid] for tid, weight in variants.items() if weight > FAINT)
+
+    def _own_titles(self, docs: set[int]) -> set[int]:
+        """Papers the user gave a title of their own are judged by it, not by the one it replaces."""
+        return {doc for doc in docs if doc not in self.annotated or not self.annotated[doc].title_words}
+
+    def join_neighbours(self) -> None:
+        """Neighbouring words also match their joined form: "multi user" finds "multiuser"."""
+        index = self.index
+        for k in range(len(self.free) - 1):
+            (first, one), (second, two) = self.free[k], self.free[k + 1]
+            joined = WordMatcher.of(first.word + second.word).exact
+            tid = index.term_ids.get(joined.stem)
+            if tid is None:
+                continue
+            docs = index.docs({tid: NEAREST})
+            for n, scoring in ((k, one), (k + 1, two)):
+                scoring.variants[tid] = max(scoring.variants.get(tid, 0.0), NEAREST)
+                self.word_sets[n] |= docs
+            self.marks.words.append(joined)
+
+    def _exclude_common_words(self, text: str) -> None:
+        """`-the`: the stopwords among excluded words, which the matchers leave out, are looked for in the texts."""
+        for word in split_words(fold(text)):
+            if word in STOPWORDS:
+                self.excluded |= self.index.common_word_docs(word, self.cancelled)
+                self.excluded |= {pos for pos, ann in self.annotated.items() if word in ann.words}
+
+    def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:
+        words = tuple(split_words(fold(term.value)))
+        if not words:
+            return
+        if len(words) == 1 and not note_only:
+            single = Term("word", words[0], term.negated)
+            return self.add_words(single, title_only)
+        docs = note_phrase(self.annotated, words, note=not title_only, title=not note_only)
+        if not note_only:
+            found = self.index.phrase_docs(list(words), title_only, cancelled=self.cancelled)
+            if title_only:
+                found = self._own_titles(found)
+            docs |= found
+        if term.negated:
+            self.excluded |= docs
+            return
+        self.required.append(docs)
+        self.marks.phrases.append(words)
+        for matcher in matchers(" ".join(words)):
+            variants = self.index.expand(matcher.exact)
+            self.scoring.append(Scoring(variants, title_only, self.index.word_idf(variants)))
+
+    def add(self, term: Term) -> None:
+        kind = term.kind
+        if kind == "word":
+            self.add_words(term)
+        elif kind == "phrase":
+            self.add_phrase(term)
+        elif kind == "title":
+            self.add_phrase(term, title_only=True) if term.quoted else self.add_words(term, title_only=True)
+        elif kind == "note":
+            if term.quoted:
+                self.add_phrase(term, note_only=True)
+            else:
+                for matcher in matchers(term.value, term.prefix):
+                    self._constrain(set(note_hits(self.annotated, matcher, tags_too=False)), term.negated)
+        elif kind == "tag":
+            tag = fold(term.value)
+            prefix = term.prefix
+            docs = {
+                pos
+                for pos, ann in self.annotated.items()
+                if any(t == tag or (prefix and t.startswith(tag)) for t in ann.tags)
+            }
+            self._constrain(docs, term.negated)
+        elif kind == "id":
+            prefix = term.value.lower().lstrip("#")
+            papers = self.index.papers
+            self._constrain({n for n, paper in enumerate(papers) if paper.id.startswith(prefix)}, term.negated)
+        elif kind == "is":
+            self._constrain(flag_docs(self.annotated, term.value, self.index.everything), term.negated)
+
+    def _constrain(self, docs: set[int], negated: bool) -> None:
+        if negated:
+            self.excluded |= docs
+        else:
+            self.required.append(docs)
+
+    # -- ranking ----------------------------------------------------------------------------
+
+    def ranked(self) -> tuple[list[int], list[float], int]:
+        sets = sorted(self.word_sets + self.required, key=len)
+        full = set(reduce(set.intersection, sets[1:], set(sets[0]))) if sets else set(self.index.everything)
+        full -= self.excluded
+        partial: set[int] = set()
+        if len(self.word_sets) >= 2:
+            partial = set().union(*self.word_sets, *self.near_sets)
+            for docs in self.required:
+                partial &= docs
+            partial -= self.excluded
+            partial -= full
+        best = dict.fromkeys(full | partial, 0.0)
+        candidates = set(best)
+        for scoring in self.scoring:
+            self.index.score_into(scoring.variants, candidates, best, scoring.title_only, scoring.idf)
+            for pos, weight in scoring.note_hits.items():
+                if pos in best:
+                    best[pos] += weight * scoring.idf * NOTE_BOOST
+        first = sorted(full)
+        first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
+        rest = sorted(partial)
+        rest.sort(key=best.__getitem__, reverse=True)  # by score: one rare word outweighs two common ones
+        positions = first + rest
+        return positions, [round(best[pos], 6) for pos in positions], len(first)
+
+    # -- highlighting -----------------------------------------------------------------------
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        return self.marks.spans(text)
+
+    def matched_terms(self, position: int) -> list[str]:
+        paper = self.index.papers[position]
+        ann = self.annotated.get(position)
+        return self.marks.terms([paper.title, paper.plain], ann.words if ann else ())
+
+
+def annotated_positions(index: SearchIndex, annotations: Mapping[str, Any]) -> dict[int, Annotated]:
+    """The searchable part of each annotation, by paper position. Search runs on every keystroke with
+    the same annotation objects (the store rebuilds them only when its data changes): each is folded
+    once, and the previous call's results are kept by object, for as many annotations as there are."""
+    previous = index.annotated_by_object
+    kept: dict[int, tuple[Any, Annotated]] = {}
+    annotated = {}
+    for paper_id, annotation in annotations.items():
+        pos = index.position_of_id.get(paper_id)
+        if pos is None or annotation is None:
+            continue
+        hit = previous.get(id(annotation))
+        if hit is None or hit[0] is not annotation:
+            hit = (annotation, Annotated.of(annotation))
+        kept[id(annotation)] = hit
+        annotated[pos] = hit[1]
+    index.annotated_by_object = kept  # a whole new map: other threads still read the one they took
+    return annotated
+
+
+def evaluate(
+    index: SearchIndex, query: Query, annotations: Mapping[str, Any], cancelled: threading.Event | None = None
+) -> Evaluation:
+    evaluation = Evaluation(index, annotated_positions(index, annotations), cancelled=cancelled)
+    for term in query.terms:
+        evaluation.add(term)
+    evaluation.join_neighbours()
+    return evaluation
+
+
+__all__ = ["EXACT", "Evaluation", "evaluate"]

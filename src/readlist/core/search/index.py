@@ -1,0 +1,200 @@
+"""Ranked, typo-tolerant search over one paper list.
+
+An index is built once per list (`SearchIndex.build`, or `index_cache.load_or_build`); each query
+touches the vocabulary and the postings of its words, never every abstract. Scores are BM25 with
+a bonus for title hits, scaled down for other word forms, prefix and typo matches. Papers holding
+every word come first; the others follow by score, papers holding only a near form of a word
+("revision" for "revise") among them.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from ..papers.paper import Paper
+from .evaluate import Evaluation, evaluate
+from .fields import FieldLookups
+from .matching import PREFIX, WordMatcher
+from .postings import BuildCancelled, IndexData, build_data
+from .query import QueryError, parse
+
+__all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
+
+
+K1, B = 1.2, 0.75
+TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
+SCORED_PAIRS = 100_000  # postings of prefix completions scored per query word (see score_into)
+SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str
+    positions: Sequence[int]
+    scores: Sequence[float]
+    full_matches: int
+    error: str | None = None
+    missing: bool = False
+    _evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
+
+    def spans(self, text: str) -> list[tuple[int, int]]:
+        """[start, end) spans of `text` (a title or an abstract's plain text) to highlight."""
+        if self._evaluation is None or not text:
+            return []
+        return self._evaluation.spans(text)
+
+    def matched_terms(self, position: int) -> list[str]:
+        """The words of the paper (title, abstract, note, tags) that the query matched."""
+        if self._evaluation is None:
+            return []
+        return self._evaluation.matched_terms(position)
+
+
+class SearchIndex(FieldLookups):
+    """An immutable index of a sequence of papers; safe to search from several threads."""
+
+    def __init__(self, papers: Sequence[Paper], data: IndexData) -> None:
+        if len(papers) != data.size:
+            raise ValueError("index does not belong to these papers")
+        self.papers = tuple(papers)
+        self.data = data
+        self.term_ids = {term: n for n, term in enumerate(data.terms)}
+        by_length: dict[int, list[str]] = {}
+        for term in data.terms:
+            by_length.setdefault(len(term), []).append(term)
+        self.by_length = by_length
+        average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
+        self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
+        self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
+        self.annotated_by_object: dict = {}  # see search_eval.annotated_positions
+        self._derived = None  # see derived_titles
+        self._derived_only: dict = {}
+        self._folded = None
+        self._derived_lock = threading.Lock()
+        self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
+
+    @classmethod
+    def build(cls, papers: Sequence[Paper], cancelled: threading.Event | None = None) -> SearchIndex:
+        """Index the papers; raises BuildCancelled if `cancelled` is set meanwhile."""
+        papers = tuple(papers)
+        return cls(papers, build_data(papers, cancelled))
+
+    def __len__(self) -> int:
+        return len(self.papers)
+
+    @cached_property
+    def everything(self) -> frozenset[int]:
+        return frozenset(range(len(self.papers)))
+
+    # -- term statistics ------------------------------------------------------------------
+
+    def df(self, term: str) -> int:
+        tid = self.term_ids.get(term)
+        if tid is None:
+            return 0
+        return self.tid_df(tid)
+
+    def tid_df(self, tid: int) -> int:
+        """Papers holding term `tid`, in the abstract or the title (a title word need not be in the abstract)."""
+        return max(self.data.body.count(tid), self.data.title.count(tid))
+
+    def idf(self, df: int) -> float:
+        n = len(self.papers)
+        return math.log(1 + (n - df + 0.5) / (df + 0.5))
+
+    def expand(self, matcher: WordMatcher) -> dict[int, float]:
+        """Term ids a query word matches, with weights (exact 1, prefix and typo variants less)."""
+        found = matcher.expand(self.data.terms, self.by_length, self.df)
+        return {self.term_ids[term]: weight for term, weight in found.items()}
+
+    def word_idf(self, variants: Mapping[int, float]) -> float:
+        """A query word's weight: that of its commonest best-matching term (the rarest weight when none)."""
+        if not variants:
+            return self.idf(0)
+        top = max(variants.values())
+        df = max(self.tid_df(tid) for tid, alpha in variants.items() if alpha == top)
+        return self.idf(df)
+
+    def score_into(
+        self,
+        variants: Mapping[int, float],
+        candidates: set[int],
+        best: dict[int, float],
+        title_only: bool = False,
+        cap: float | None = None,
+    ) -> None:
+        """For each candidate, the best of the variants' BM25 scores (title hits boosted), added to `best`.
+
+        No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
+        Completions of a one- or two-letter prefix ("l") hold most papers: past SCORED_PAIRS postings, the rarer
+        ones only list their papers (they still match) without adding to their scores.
+        """
+        body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
+        mine: dict[int, float] = {}
+        budget = SCORED_PAIRS
+        for tid, alpha in sorted(variants.items(), key=lambda item: (-item[1], -body.count(item[0]))):
+            budget -= body.count(tid)
+            if budget < 0 and alpha == PREFIX:
+                continue
+            idf = self.idf(self.tid_df(tid))
+            weight = alpha * (idf if cap is None else min(idf, cap))
+            local: dict[int, float] = {}
+            if not title_only or self.titled < len(papers):  # a derived title's paper is scored by its abstract
+                docs, tfs = body.docs_of(tid), body.tfs_of(tid)
+                if len(candidates) * 8 < len(docs):
+                    size = len(docs)
+                    for doc in candidates:
+                        at = bisect_left(docs, doc)
+                        if at < size and docs[at] == doc:
+                            tf = tfs[at]
+                            local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
+                else:
+                    for doc, tf in zip(docs, tfs, strict=True):
+                        if doc in candidates:
+                            local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
+            if title_only and self.titled:
+                local = {doc: score for doc, score in local.items() if not papers[doc].file_title}
+            titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
+            for doc in candidates.intersection(title.docs_of(tid)):
+                local[doc] = local.get(doc, 0.0) + (titled if papers[doc].file_title else untitled)
+            for doc, score in local.items():
+                if score > mine.get(doc, 0.0):
+                    mine[doc] = score
+        for doc, score in mine.items():
+            best[doc] = best.get(doc, 0.0) + score
+
+    # -- searching ------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        annotations: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        cancelled: threading.Event | None = None,
+    ) -> SearchResult:
+        """Rank the papers for a query. Never raises for any query string: problems come back in `error`.
+
+        Raises BuildCancelled if `cancelled` is set while titles are being derived for a `title:` term, or while
+        the texts are read for an excluded common word (`-the`).
+        """
+        try:
+            parsed = parse(query)
+        except QueryError as exc:
+            return SearchResult(query, (), (), 0, error=str(exc))
+        if any(term.kind == "is" and term.value == "missing" and not term.negated for term in parsed.terms):
+            return SearchResult(query, (), (), 0, missing=True)
+        if parsed.blank:
+            positions = range(len(self.papers))
+            return SearchResult(query, positions[:limit], [0.0] * len(positions[:limit]), len(positions[:limit]))
+        evaluation = evaluate(self, parsed, annotations or {}, cancelled)
+        positions, scores, full = evaluation.ranked()
+        if limit is not None:
+            positions, scores, full = positions[:limit], scores[:limit], min(full, limit)
+        return SearchResult(query, positions, scores, full, _evaluation=evaluation)

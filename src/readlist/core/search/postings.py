@@ -1,0 +1,148 @@
+"""The inverted index behind search: sorted terms, and for each term the papers (and counts) that hold it.
+
+Everything lives in a few flat arrays so the index is compact, immutable, and quick to save and load.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+import threading
+from array import array
+from collections import Counter, deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import repeat
+
+from ..papers.paper import Paper
+from ..text.tokens import STOPWORDS, index_form, split_words, stem
+
+TITLE_CHARS = 90  # without a title line, the first sentence's first words stand in for the title
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+
+
+class BuildCancelled(Exception):
+    """The caller abandoned an index build, or a search (its `cancelled` event was set)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Postings:
+    """Term i's papers are docs[starts[i]:starts[i + 1]] (ascending), with counts in tfs."""
+
+    starts: array
+    docs: array
+    tfs: array | None = None
+
+    def docs_of(self, term_id: int) -> array:
+        return self.docs[self.starts[term_id] : self.starts[term_id + 1]]
+
+    def count(self, term_id: int) -> int:
+        return self.starts[term_id + 1] - self.starts[term_id]
+
+    def tfs_of(self, term_id: int) -> array:
+        assert self.tfs is not None
+        return self.tfs[self.starts[term_id] : self.starts[term_id + 1]]
+
+
+@dataclass(frozen=True, eq=False)
+class IndexData:
+    terms: tuple[str, ...]  # sorted
+    body: Postings  # abstract words, with counts
+    title: Postings  # title words (file title, or the abstract's first sentence)
+    lengths: array  # indexed words per paper
+
+    @property
+    def size(self) -> int:
+        return len(self.lengths)
+
+
+def title_source(paper: Paper) -> str:
+    """The folded text whose words count as title words: the file's title, else the first sentence.
+
+    A long first sentence is cut after about TITLE_CHARS characters, at a word boundary.
+    """
+    if paper.file_title:
+        return index_form(paper.file_title)
+    head = _SENTENCE.split(paper.text[: TITLE_CHARS * 3], maxsplit=1)[0]
+    if len(head) > TITLE_CHARS:
+        head = head[: TITLE_CHARS + 1]
+        head = head if head[-1].isspace() else head.rsplit(None, 1)[0]
+    return index_form(head)
+
+
+MAX_TF = 0xFFFF  # counts are kept in 16 bits
+
+
+def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]] | None) -> Postings:
+    starts = array("I", [0])
+    docs = array("I")
+    tfs = array("H") if counts is not None else None
+    for old in order:
+        docs.extend(per_term[old])
+        if tfs is not None and counts is not None:
+            try:
+                tfs.extend(counts[old])
+            except OverflowError:  # a word said 65,536+ times in one paper: BM25 saturates long before that
+                tfs.extend(min(count, MAX_TF) for count in counts[old])
+        starts.append(len(docs))
+    return Postings(starts, docs, tfs)
+
+
+def build_data(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> IndexData:
+    """Index the papers. The collector is paused meanwhile: the build makes millions of objects, no cycles."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _build(papers, cancelled)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexData:
+    term_of: dict[str, int] = {}  # folded word -> term id (of its stem)
+    id_of_stem: dict[str, int] = {}
+    body_docs: list[list[int]] = []
+    body_tfs: list[list[int]] = []
+    title_docs: list[list[int]] = []
+    lengths = array("I")
+
+    def term_id(word: str) -> int:
+        s = stem(word)
+        tid = id_of_stem.get(s)
+        if tid is None:
+            tid = id_of_stem[s] = len(id_of_stem)
+            body_docs.append([])
+            body_tfs.append([])
+            title_docs.append([])
+        term_of[word] = tid
+        return tid
+
+    append = list.append
+    for doc, paper in enumerate(papers):
+        if cancelled is not None and not doc & 255 and cancelled.is_set():
+            raise BuildCancelled
+        form = index_form(paper.text)
+        found = split_words(form)
+        for word in set(found).difference(term_of, STOPWORDS):
+            term_id(word)
+        counts = Counter(map(term_of.get, found))
+        counts.pop(None, None)
+        lengths.append(sum(counts.values()))
+        # C-level loops: one list.append per (term, paper) pair
+        deque(map(append, map(body_docs.__getitem__, counts), repeat(doc)), maxlen=0)
+        deque(map(append, map(body_tfs.__getitem__, counts), counts.values()), maxlen=0)
+        heading = set(split_words(title_source(paper)))
+        for word in heading.difference(term_of, STOPWORDS):
+            term_id(word)
+        tids = set(map(term_of.get, heading))
+        tids.discard(None)
+        deque(map(append, map(title_docs.__getitem__, tids), repeat(doc)), maxlen=0)
+    stems = list(id_of_stem)
+    order = sorted(range(len(stems)), key=stems.__getitem__)
+    return IndexData(
+        terms=tuple(stems[i] for i in order),
+        body=_flatten(body_docs, order, body_tfs),
+        title=_flatten(title_docs, order, None),
+        lengths=lengths,
+    )

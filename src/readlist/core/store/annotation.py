@@ -1,0 +1,158 @@
+"""What the user adds to a paper (star, status, tags, note, title) and the log of changes to it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from ..text.normalize import normalize_ws, quoted, strip_control
+
+STATUSES = ("unread", "reading", "read")
+EDITABLE = ("starred", "status", "tags", "note", "title")
+SNIPPET_CHARS = 2000  # of the abstract kept to find its paper again: most abstracts whole
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """The user's annotations of one paper; `Annotation(id)` is an untouched paper."""
+
+    id: str
+    starred: bool = False
+    status: str = "unread"
+    tags: tuple[str, ...] = ()
+    note: str = ""
+    title: str | None = None
+    created: str | None = None  # ISO-8601 UTC
+    updated: str | None = None
+    read_at: str | None = None
+    snippet: str = ""
+
+    @property
+    def is_default(self) -> bool:
+        """Nothing set by the user."""
+        return not self.starred and self.status == "unread" and not self.tags and not self.note and self.title is None
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Annotation:
+        return cls(
+            id=doc["id"],
+            starred=bool(doc.get("starred", False)),
+            status=doc.get("status", "unread"),
+            tags=tuple(doc.get("tags") or ()),
+            note=doc.get("note") or "",
+            title=doc.get("title"),
+            created=doc.get("created"),
+            updated=doc.get("updated"),
+            read_at=doc.get("read_at"),
+            snippet=doc.get("snippet") or "",
+        )
+
+    def to_doc(self) -> dict[str, Any]:
+        doc = {f.name: getattr(self, f.name) for f in fields(self)}
+        doc["tags"] = list(self.tags)
+        return doc
+
+    def label(self, width: int = 60) -> str:
+        """A short human name for messages: the title override, else the start of the abstract, else the id."""
+        text = self.title or self.snippet
+        if not text:
+            return self.id
+        return cut_label(strip_control(text), width)
+
+
+def cut_label(text: str, width: int = 60) -> str:
+    """A name for a message, at most `width` characters."""
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of the change log. Changes made together share a `group` and undo as one step."""
+
+    time: str
+    paper: str
+    action: str
+    before: dict = field(default_factory=dict)
+    after: dict = field(default_factory=dict)
+    group: str = ""
+    undoes: str | None = None  # for action "undo": the group it reverted
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Event:
+        return cls(
+            time=doc.get("time", ""),
+            paper=doc.get("paper", ""),
+            action=doc.get("action", ""),
+            before=dict(doc.get("before") or {}),
+            after=dict(doc.get("after") or {}),
+            group=doc.get("group", ""),
+            undoes=doc.get("undoes"),
+        )
+
+    def describe(self) -> str:
+        """What changed, in a few words: 'status reading → read', 'star', 'tags +ml -rl'."""
+        if self.action == "status":
+            return f"status {self.before.get('status', 'unread')} → {self.after.get('status', 'unread')}"
+        if self.action == "tags":
+            old, new = self.before.get("tags") or [], self.after.get("tags") or []
+            diff = [f"+{t}" for t in new if t not in old] + [f"-{t}" for t in old if t not in new]
+            return "tags " + (" ".join(diff) if diff else "reordered")
+        if self.action == "title":
+            title = self.after.get("title")
+            if not title:
+                return "title: back to the paper's own"
+            return f"title → {quoted(cut_label(strip_control(title), 40))}"
+        if self.action == "reattach":
+            return f"re-attached from {self.before.get('id')} to {self.after.get('id')}"
+        if self.action == "move":  # `readlist reattach`: annotations moved by hand from a missing paper
+            cleared = Annotation(self.paper)
+            moved_here = any(k in self.after and self.after[k] != getattr(cleared, k) for k in EDITABLE if k != "tags")
+            return "annotations moved here" if moved_here or self.after.get("tags") else "annotations moved away"
+        if self.action == "update":
+            return "changed " + ", ".join(k for k in self.after if k in EDITABLE)
+        return self.action
+
+
+def normalize_tags(tags: Iterable[str]) -> tuple[str, ...]:
+    """Stripped (inner whitespace collapsed), empty ones dropped, deduplicated ignoring case, order kept."""
+    out: list[str] = []
+    seen: set[str] = set()
+    for tag in tags:
+        tag = normalize_ws(strip_control(str(tag)))
+        key = tag.casefold()
+        if tag and key not in seen:
+            seen.add(key)
+            out.append(tag)
+    return tuple(out)
+
+
+def snippet_of(text: str) -> str:
+    """The abstract, normalised (its first SNIPPET_CHARS characters), kept to find the paper again if its id changes."""
+    return normalize_ws(strip_control(text[: 4 * SNIPPET_CHARS]))[:SNIPPET_CHARS]  # not all of a 5 MB paragraph
+
+
+def own_title(paper: Any, text: str) -> str | None:
+    """What to store as the user's title when they type `text`: None for nothing, or for the paper's
+    own title (it needs no copy, and a copy would not follow a better derived title)."""
+    title = " ".join(text.split())
+    return None if title in ("", paper.title, editable_title(paper.title)) else title
+
+
+def editable_title(title: str) -> str:
+    """A title to start editing from: without the ellipsis that marks a derived title cut short."""
+    return title[:-1].rstrip() if title.endswith("…") else title
+
+
+def title_of(paper: Any, note: Any) -> str:
+    """The user's title for the paper when they set one, else the file's or the derived one."""
+    return getattr(note, "title", None) or paper.title
+
+
+def missing_title(note: Annotation) -> str:
+    """The title a paper no longer in the list had: the user's own, or one derived from the abstract kept
+    with its annotations (its id when none was kept)."""
+    from ..text.normalize import to_plain
+    from ..titles.derive import derive_title
+
+    return note.title or derive_title(to_plain(note.snippet)) or note.id

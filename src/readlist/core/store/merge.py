@@ -1,0 +1,369 @@
+"""Merging two readlist databases (say a laptop's copy into this one), as a pure function.
+
+Per paper and field the newer change wins: a field's time is its latest change in that side's
+event log, or the annotation's `updated` when the side logged nothing for the paper or its log
+does not account for the value (not what the latest logged change set, nor the default of a field
+never logged): such a value came from a copy without a log (say migrated schema-1 data) or was
+made by an earlier merge (a conflict mark). At equal times the unaccounted value wins, as the
+merged one, so merging the same copy again keeps it. A note edited
+on both sides keeps both texts, separated by a marked line, and the paper is tagged `conflict`.
+A note that the history shows was replaced after it was written (the `before` of a later logged
+change) gives way to the other side's; an empty note never replaces a written one unless the log
+shows it was cleared.
+Events are united. The result does not depend on which side is "this" one, and merging the same
+copy again changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, fields, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from ..text.normalize import strip_control
+from .annotation import Annotation, Event, cut_label
+from .changes import current_ids, parse_iso
+
+MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
+CONFLICT_TAG = "conflict"
+NOTE_SEPARATOR = "\n\n──────── conflicting edit (readlist merge) ────────\n\n"
+_OLDEST = datetime.min.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One field of one paper that the merge changes in this database."""
+
+    paper: str
+    field: str
+    before: Any
+    after: Any
+    conflict: bool = False  # a note edited on both sides, joined by this merge
+
+    def describe(self) -> str:
+        if self.field == "note":
+            if self.conflict:
+                return "note: edited on both sides, both texts kept"
+            earlier = NOTE_SEPARATOR in self.after  # joined by an earlier merge, on the other side
+            return "note: replaced" + (" (by both texts of an earlier conflict)" if earlier else "")
+        if self.field == "paper":
+            note = self.after
+            parts = ["starred"] if note.starred else []
+            parts += [note.status] if note.status != "unread" else []
+            parts += [f"tags {_show(note.tags)}"] if note.tags else []
+            parts += ["a note"] if note.note.strip() else []
+            parts += [f"own title {_title(note.title)}"] if note.title else []
+            return "new here: " + (", ".join(parts) or "no marks")
+        if self.field == "id":
+            return f"re-attached from {self.before} (the paper's text changed)"
+        if self.field == "title":  # None is the paper's own title, never shown as null
+            if self.after is None:
+                return "title: back to the paper's own"
+            before = f" {_title(self.before)}" if self.before else ""
+            return f"title{before} → {_title(self.after)}"
+        return f"{self.field}: {_show(self.before)} → {_show(self.after)}"
+
+
+@dataclass(frozen=True)
+class MergeReport:
+    changes: tuple[Change, ...]
+    conflicts: tuple[str, ...]  # papers whose notes were edited on both sides
+    events_added: int
+    combined: tuple[tuple[str, int], ...] = ()  # (paper, records) where the other file held several for one paper
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.changes or self.events_added)
+
+    def lines(self) -> list[str]:
+        out = [f"{paper}  {n} records of this paper in the other file, combined first" for paper, n in self.combined]
+        out += [f"{c.paper}  {c.describe()}" for c in self.changes]
+        papers = len({c.paper for c in self.changes})
+        out.append(
+            f"{len(self.changes)} change(s) to {papers} paper(s), {len(self.conflicts)} note conflict(s), "
+            f"{self.events_added} new event(s)"
+        )
+        return out
+
+
+@dataclass(frozen=True)
+class MergeResult:
+    annotations: dict[str, Annotation]
+    events: tuple[Event, ...]
+    report: MergeReport
+
+
+def _title(title: str) -> str:
+    """A user's title as the log shows one: quoted, cut to 40 characters."""
+    return repr(cut_label(strip_control(title), 40))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, tuple | list):
+        return "[" + ", ".join(value) + "]"
+    if isinstance(value, str) and value:
+        return value
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _moment(time: str | None) -> datetime:
+    """Comparable instant of an ISO-8601 string; missing or unreadable ones count as the oldest."""
+    return parse_iso(time) or _OLDEST
+
+
+def _event_key(event: Event) -> str:
+    doc = {f.name: getattr(event, f.name) for f in fields(event)}
+    return json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _renames(events: Iterable[Event]) -> dict[str, str]:
+    """Old paper id -> current id, following logged re-attachments (a paper whose text changed); `events`
+    oldest first."""
+    return current_ids(reversed(list(events)))
+
+
+def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -> dict[str, Annotation]:
+    """Annotations keyed by current paper id; one whose new id this side already has stays put."""
+    out: dict[str, Annotation] = {}
+    for pid, note in annotations.items():
+        new = renames.get(pid, pid)
+        if new != pid and (new in annotations or new in out):
+            new = pid
+        out[new] = note if new == pid else replace(note, id=new)
+    return out
+
+
+Logged = dict[str, dict[str, tuple[datetime, set[str]]]]  # paper -> field -> (latest change, values it set)
+
+
+def _canon(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _field_times(events: Iterable[Event], renames: Mapping[str, str]) -> Logged:
+    """paper -> field -> latest logged change and the values set then (key "": the latest event of any kind)."""
+    times: Logged = defaultdict(dict)
+    for event in events:
+        moment = _moment(event.time)
+        per_paper = times[renames.get(event.paper, event.paper)]
+        for name, value in (*event.after.items(), ("", None)):
+            seen = per_paper.get(name)
+            if seen is None or seen[0] < moment:
+                per_paper[name] = (moment, {_canon(value)})
+            elif seen[0] == moment:
+                seen[1].add(_canon(value))
+    return times
+
+
+def _time(note: Annotation, times: Logged, name: str) -> datetime:
+    """When the side set the field: its latest logged change, or `updated` for a value its log does not account for."""
+    logged = times.get(note.id)
+    if not logged:
+        return _moment(note.updated)
+    moment = logged[name][0] if name in logged else _OLDEST
+    return max(moment, _moment(note.updated)) if _unaccounted(note, times, name) else moment
+
+
+def _unaccounted(note: Annotation, times: Logged, name: str) -> bool:
+    """The value is not what the side's log says: not set by its latest logged change, nor a never-logged default."""
+    value = getattr(note, name)
+    logged = times.get(note.id, {}).get(name)
+    if logged is None:
+        return value != getattr(Annotation(note.id), name)
+    return _canon(value) not in logged[1]
+
+
+def _tie_key(name: str, value: Any, unaccounted: bool) -> tuple[bool, bool, str]:
+    """Orders two values changed at the same instant, the same way from either side.
+
+    Equal times with different values mostly mean one side already merged the other: the value
+    its log does not account for, or tags that carry the conflict mark, are the merged ones.
+    """
+    flagged = name == "tags" and CONFLICT_TAG in value
+    return unaccounted, flagged, _canon(value)
+
+
+def note_parts(note: str) -> list[str]:
+    return [part for part in note.split(NOTE_SEPARATOR) if part.strip()]
+
+
+def _replaced_notes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, dict[str, datetime]]:
+    """paper -> note text (or a conflict part of one) -> when a logged change last replaced it."""
+    out: dict[str, dict[str, datetime]] = defaultdict(dict)
+    for event in events:
+        before, after = event.before.get("note"), event.after.get("note")
+        if isinstance(before, str) and before != after:
+            moment = _moment(event.time)
+            per_paper = out[renames.get(event.paper, event.paper)]
+            for text in {before, *note_parts(before)}:
+                if per_paper.get(text, _OLDEST) < moment:
+                    per_paper[text] = moment
+    return out
+
+
+TagTimes = dict[str, tuple[datetime, datetime]]  # tag (case-folded) -> (last logged addition, last removal)
+
+
+def _tag_changes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, TagTimes]:
+    """paper -> tag (case-folded) -> (when a logged change last added it, when one last removed it)."""
+    out: dict[str, TagTimes] = defaultdict(dict)
+    for event in events:
+        before, after = event.before.get("tags"), event.after.get("tags")
+        if not isinstance(before, list | tuple) or not isinstance(after, list | tuple):
+            continue
+        old, new = {str(t).casefold() for t in before}, {str(t).casefold() for t in after}
+        moment, per_paper = _moment(event.time), out[renames.get(event.paper, event.paper)]
+        for tag in old ^ new:
+            added, removed = per_paper.get(tag, (_OLDEST, _OLDEST))
+            per_paper[tag] = (max(added, moment), removed) if tag in new else (added, max(removed, moment))
+    return out
+
+
+def _merge_tags(first: tuple[str, ...], second: tuple[str, ...], changes: TagTimes) -> tuple[str, ...]:
+    """Tags of both sides (those of `first`, the side changed last, first): a tag only one side has was
+    added there, and stays, unless the log says it was removed after it was last added."""
+    both = {tag.casefold() for tag in first} & {tag.casefold() for tag in second}
+    merged: dict[str, str] = {}
+    for tag in (*first, *second):
+        key = tag.casefold()
+        added, removed = changes.get(key, (_OLDEST, _OLDEST))
+        if key not in merged and (key in both or removed <= added):
+            merged[key] = tag
+    return tuple(merged.values())
+
+
+def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[str, datetime]) -> tuple[str, bool]:
+    """(merged note, whether both sides' edits had to be kept).
+
+    A text replaced by a logged change after it was written is superseded; the other side's
+    text then stands (also when it is empty: the note was cleared on purpose).
+    """
+    if a == b:
+        return a, False
+    a_old, b_old = replaced.get(a, _OLDEST) > ta, replaced.get(b, _OLDEST) > tb
+    if a_old != b_old:
+        return (b, False) if a_old else (a, False)
+    if not a.strip() or not b.strip():
+        return (a or b), False
+    parts_a, parts_b = note_parts(a), note_parts(b)
+    if set(parts_b) <= set(parts_a):
+        return a, False
+    if set(parts_a) <= set(parts_b):
+        return b, False
+    first, second = sorted([(ta, a, parts_a), (tb, b, parts_b)], key=lambda t: (t[0], t[1]))
+    return NOTE_SEPARATOR.join(dict.fromkeys([*first[2], *second[2]])), True
+
+
+def merge_annotation(
+    a: Annotation,
+    b: Annotation,
+    times_a: Logged,
+    times_b: Logged,
+    replaced: Mapping[str, datetime],
+    tag_changes: TagTimes | None = None,
+) -> tuple[Annotation, bool]:
+    changes: dict[str, Any] = {}
+    winners: dict[str, Annotation] = {}
+    for name in MERGED_FIELDS:
+        va, vb = getattr(a, name), getattr(b, name)
+        ta, tb = _time(a, times_a, name), _time(b, times_b, name)
+        key_a = (ta, _tie_key(name, va, _unaccounted(a, times_a, name)))
+        key_b = (tb, _tie_key(name, vb, _unaccounted(b, times_b, name)))
+        winner = a if key_a >= key_b else b
+        changes[name] = getattr(winner, name)
+        winners[name] = winner
+    loser = b if winners["tags"] is a else a
+    changes["tags"] = _merge_tags(winners["tags"].tags, loser.tags, tag_changes or {})
+    note, conflict = _merge_note(a.note, b.note, _time(a, times_a, "note"), _time(b, times_b, "note"), replaced)
+    changes["note"] = note
+    if conflict and CONFLICT_TAG not in changes["tags"]:
+        changes["tags"] = (*changes["tags"], CONFLICT_TAG)
+    if changes["status"] != "read":
+        changes["read_at"] = None
+    elif a.status == b.status:  # read on both sides: when it was first read
+        changes["read_at"] = min((t for t in (a.read_at, b.read_at) if t), key=_moment, default=None)
+    else:
+        changes["read_at"] = winners["status"].read_at
+    changes["created"] = min((t for t in (a.created, b.created) if t), key=_moment, default=None)
+    changes["updated"] = max((t for t in (a.updated, b.updated) if t), key=_moment, default=None)
+    changes["snippet"] = max(a.snippet, b.snippet, key=lambda s: (len(s), s))
+    return replace(a, **changes), conflict
+
+
+def combine_duplicates(
+    docs: Iterable[Mapping[str, Any]], events: Iterable[Event]
+) -> tuple[dict[str, Annotation], dict[str, int]]:
+    """One annotation per paper from a file's documents, oldest first, which may hold several for one paper (a
+    hand-edited or concatenated file): those are combined by the merge's rules (newer field wins by the file's
+    log, every note kept, tags united), never the last alone. Also how many records each such paper had."""
+    groups: dict[str, list[Annotation]] = defaultdict(list)
+    for doc in docs:
+        groups[doc["id"]].append(Annotation.from_doc(doc))
+    several = {paper: len(group) for paper, group in groups.items() if len(group) > 1}
+    if not several:
+        return {paper: group[0] for paper, group in groups.items()}, {}
+    events = list(events)
+    renames = _renames(events)
+    times, replaced, tag_changes = (
+        _field_times(events, renames),
+        _replaced_notes(events, renames),
+        _tag_changes(events, renames),
+    )
+    combined: dict[str, Annotation] = {}
+    for paper, group in groups.items():
+        result = group[0]
+        for other in group[1:]:
+            result, _ = merge_annotation(
+                result, other, times, times, replaced.get(paper, {}), tag_changes.get(paper, {})
+            )
+        combined[paper] = result
+    return combined, several
+
+
+def merge(
+    local: Mapping[str, Annotation],
+    local_events: Iterable[Event],
+    other: Mapping[str, Annotation],
+    other_events: Iterable[Event],
+) -> MergeResult:
+    """Merge `other` into `local`; the report lists what changes in `local`."""
+    local_events, other_events = list(local_events), list(other_events)
+    united: dict[str, Event] = {}
+    for event in [*local_events, *other_events]:
+        united.setdefault(_event_key(event), event)
+    # Oldest first; events of the same instant keep their order (this side's first): undo relies on it.
+    events = tuple(sorted(united.values(), key=lambda e: _moment(e.time)))
+    renames = _renames(events)
+    originals = local
+    local, other = _follow(local, renames), _follow(other, renames)
+    times_local, times_other = _field_times(local_events, renames), _field_times(other_events, renames)
+    replaced = _replaced_notes(events, renames)
+    tag_changes = _tag_changes(events, renames)
+    merged: dict[str, Annotation] = {}
+    changes = [Change(new, "id", old, new) for old, new in renames.items() if old in originals and new not in originals]
+    conflicts: list[str] = []
+    for paper in sorted(set(local) | set(other)):
+        mine, theirs = local.get(paper), other.get(paper)
+        if mine is None:
+            merged[paper] = theirs
+            changes.append(Change(paper, "paper", None, theirs))
+            continue
+        if theirs is None:
+            merged[paper] = mine
+            continue
+        result, conflict = merge_annotation(
+            mine, theirs, times_local, times_other, replaced.get(paper, {}), tag_changes.get(paper, {})
+        )
+        merged[paper] = result
+        if conflict:
+            conflicts.append(paper)
+        for name in (*MERGED_FIELDS, "note"):
+            if getattr(mine, name) != getattr(result, name):
+                changes.append(
+                    Change(paper, name, getattr(mine, name), getattr(result, name), conflict and name == "note")
+                )
+    report = MergeReport(tuple(changes), tuple(conflicts), len(events) - len({_event_key(e) for e in local_events}))
+    return MergeResult(merged, events, report)

@@ -1,0 +1,68 @@
+"""Schema migrations of the database file, one function per version step.
+
+Schema 1 (readlist 0.0.x) kept one table `papers` with documents
+`{"id", "starred", "status": "to-read"|"reading"|"done", "tags": "a, b", "note", "added", "modified"}`.
+Schema 2 renames it `annotations`, stores tags as a list, uses `unread`/`reading`/`read`,
+adds `created`/`updated`/`read_at`/`snippet`/`title`, and adds the `events` log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .annotation import normalize_tags
+from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, check_current, schema_version
+
+_V1_STATUS = {"to-read": "unread", "unread": "unread", "reading": "reading", "done": "read", "read": "read"}
+
+
+def _v1_to_v2(data: dict) -> dict:
+    papers = data.get("papers", {})
+    annotations: dict[str, dict] = {}
+    for doc_id, doc in papers.items():
+        pid = doc.get("id")
+        if not isinstance(pid, str) or not pid:
+            raise DamagedFile(f"schema 1 file of the wrong shape (paper {doc_id} has no id)")
+        status = _V1_STATUS.get(doc.get("status", "to-read"))
+        if status is None:
+            raise DamagedFile(f"schema 1 file of the wrong shape (paper {doc_id}: unknown status {doc['status']!r})")
+        tags = doc.get("tags") or ""
+        tags = tags.split(",") if isinstance(tags, str) else tags
+        note = doc.get("note") or ""
+        if not isinstance(tags, list) or not isinstance(note, str):
+            raise DamagedFile(f"schema 1 file of the wrong shape (paper {doc_id}: tags or note)")
+        modified = doc.get("modified") or doc.get("added")
+        annotations[doc_id] = {
+            "id": pid,
+            "starred": bool(doc.get("starred", False)),
+            "status": status,
+            "tags": list(normalize_tags(tags)),
+            "note": note,
+            "title": None,
+            "created": doc.get("added"),
+            "updated": modified,
+            "read_at": modified if status == "read" else None,
+            "snippet": "",
+        }
+    out = {name: table for name, table in data.items() if name not in ("papers", META)}
+    out[META] = {"1": {"schema_version": 2}}
+    out[ANNOTATIONS] = annotations
+    out.setdefault(EVENTS, {})
+    return out
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+
+
+def migrate(data: dict) -> tuple[dict, int]:
+    """Bring decoded data to the current schema; returns (data, version it had). Raises DamagedFile."""
+    start = version = schema_version(data)
+    while version < SCHEMA_VERSION:
+        data = MIGRATIONS[version](data)
+        version += 1
+    if start < SCHEMA_VERSION:
+        check_current(data)
+    data.setdefault(ANNOTATIONS, {})
+    data.setdefault(EVENTS, {})
+    data.setdefault(META, {"1": {"schema_version": SCHEMA_VERSION}})
+    return data, start

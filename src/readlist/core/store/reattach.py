@@ -1,0 +1,120 @@
+"""Finding a paper again after its text (and so its id) changed, by comparing the stored snippet.
+
+A paper is the same when the start of its abstract is nearly the same (a typo fixed, a sentence added
+or cut further on) and the abstract's words are nearly those of the snippet, or a part of them (the
+abstract cut short, or grown). Two papers can open with the same sentence of boilerplate ("Autoprompting
+is the process of ..."): the words of the whole abstract tell them apart.
+
+Comparing every lost snippet with every paper costs ~15 ms per lost annotation on 10,000 papers,
+which adds up when a database is opened with another paper list (every annotation is then lost).
+So candidates are first narrowed by the distinctive words they share with the snippet (an inverted
+index without the words common to many papers), and only the few best are scored with rapidfuzz.
+Building that index still costs ~0.2 s at 10,000 papers; when the same lost annotations found no
+paper in the same list before, a marker in the cache directory says so and the search is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..papers.paper import Paper
+
+THRESHOLD = 90.0  # rapidfuzz ratio (0-100) of the openings; a typo fix scores ~99, a different abstract rarely 60
+WORDS_THRESHOLD = 90.0  # token_set_ratio of the whole texts; the same opening on another paper scores ~75
+HEAD = 300  # characters of the opening compared
+MIN_CHARS = 40  # shorter snippets say too little to re-attach on
+MIN_SHARED = 0.3  # share of a snippet's distinctive words a candidate must contain to be scored
+COMMON = 0.02  # words in more than this share of papers (and 20 of them) do not narrow anything
+SHORTLIST = 8
+
+_WORD = re.compile(r"\w{4,}")
+
+
+def match_key(snippet: str) -> str:
+    return " ".join(snippet.casefold().split())
+
+
+def _words(key: str) -> set[str]:
+    return set(_WORD.findall(key))
+
+
+class Matcher:
+    """Candidates (id -> snippet) indexed once; `find(snippet)` is the one close candidate or None."""
+
+    def __init__(self, candidates: Mapping[str, str], threshold: float = THRESHOLD):
+        self.threshold = threshold
+        self.keys = {cid: match_key(text) for cid, text in candidates.items()}
+        postings: dict[str, list[str]] = defaultdict(list)
+        for cid, key in self.keys.items():
+            for word in _words(key[:HEAD]):
+                postings[word].append(cid)
+        limit = max(20, COMMON * len(self.keys))
+        self.postings = {word: ids for word, ids in postings.items() if len(ids) <= limit}
+
+    def find(self, snippet: str) -> str | None:
+        key = match_key(snippet)
+        if len(key) < MIN_CHARS or not self.keys:
+            return None
+        words = [word for word in _words(key[:HEAD]) if word in self.postings]
+        shared: Counter[str] = Counter()
+        for word in words:
+            shared.update(self.postings[word])
+        need = max(1, MIN_SHARED * len(words))
+        shortlist = {cid: self.keys[cid][:HEAD] for cid, n in shared.most_common(SHORTLIST) if n >= need}
+        if not shortlist:
+            return None
+        from rapidfuzz import fuzz, process
+
+        hits = process.extract(key[:HEAD], shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=None)
+        same = [cid for _, _, cid in hits if fuzz.token_set_ratio(key, self.keys[cid]) >= WORDS_THRESHOLD]
+        return same[0] if len(same) == 1 else None
+
+    def claim(self, cid: str) -> None:
+        """A candidate re-attached once is not offered again."""
+        key = self.keys.pop(cid, None)
+        if key is None:
+            return
+        for word in _words(key):
+            ids = self.postings.get(word)
+            if ids is not None and cid in ids:
+                ids.remove(cid)
+
+
+def search_key(papers: Iterable[Paper], annotated: Iterable[str], lost: Iterable[tuple[str, str]]) -> str:
+    """What a search for lost annotations depends on: the papers, which are annotated, the lost snippets."""
+    from ..files.cache import papers_key
+
+    header = f"reattach {THRESHOLD} {WORDS_THRESHOLD} {HEAD} {MIN_CHARS} {MIN_SHARED} {COMMON}"
+    for part in (sorted(annotated), sorted(f"{pid} {snippet}" for pid, snippet in lost)):
+        header += "\n" + hashlib.blake2b("\n".join(part).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    return papers_key(header, papers)
+
+
+def _marker(key: str) -> Path:
+    from ..files.cache import cache_dir
+
+    return cache_dir("reattach") / key
+
+
+def found_nothing_before(key: str) -> bool:
+    try:
+        return _marker(key).exists()
+    except OSError:
+        return False
+
+
+def remember_nothing_found(key: str) -> None:
+    """Best effort: without the marker the next start searches again, which is only slower."""
+    from ..files.cache import prune, write_atomic
+
+    try:
+        write_atomic(_marker(key), [b""])
+        prune(_marker(key).parent, "*", keep=20)
+    except OSError:
+        pass

@@ -1,0 +1,147 @@
+"""The database's data in memory: annotation documents by paper id, the change log, and changes applied to them.
+
+`DatabaseFile` keeps this data in step with the disk; nothing here takes a lock or reads the file.
+The `meta` document holds the undo floor: log entries with ids up to it are not undone (older than
+a replacement or a compaction), how many entries the last compaction of the log left, and which
+backup the last replacement made (with its digest and the floor it set).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+
+from . import compaction as log_compaction
+from .annotation import Annotation
+from .changes import Change
+from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, DocLines, check_current, empty_data
+from .storage import AtomicJSONStorage
+
+UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
+COMPACTED = "events_compacted"  # meta: how many log entries the last compaction left
+REPLACED = "replaced"  # meta: the backup the last replacement (a merge) made, to restore when it is undone
+
+
+class Records:
+    """The TinyDB data of one file, held in memory with an index from paper id to document id."""
+
+    def __init__(self, path: Path):
+        self._storage = AtomicJSONStorage(path, empty_data())
+        self._db = TinyDB(storage=lambda: self._storage)
+        self._index: dict[str, int] = {}  # paper id -> document id
+        self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
+
+    # ----- what the store reads (call while holding the lock) -----------------------------------------
+
+    def doc(self, paper_id: str) -> dict | None:
+        doc_id = self._index.get(paper_id)
+        return None if doc_id is None else self._storage.data[ANNOTATIONS][str(doc_id)]
+
+    def docs(self) -> dict[str, dict]:
+        """Annotation documents by paper id."""
+        table = self._storage.data[ANNOTATIONS]
+        return {pid: table[str(doc_id)] for pid, doc_id in self._index.items()}
+
+    def doc_values(self) -> Iterable[dict]:
+        """The annotation documents themselves (each has its paper `id`), without building a mapping."""
+        return self._storage.data[ANNOTATIONS].values()
+
+    def event_docs(self, limit: int | None = None) -> list[dict]:
+        """Log documents, newest first."""
+        table = self._storage.data[EVENTS]
+        return [table[key] for key in sorted(table, key=int, reverse=True)[:limit]]
+
+    def undoable_event_docs(self) -> list[dict]:
+        """Log documents above the undo floor, newest first."""
+        table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
+        return [table[key] for key in sorted(table, key=int, reverse=True) if int(key) > floor]
+
+    def floor_time(self) -> str | None:
+        """When the newest log entry at or below the undo floor was made; None when there is none."""
+        table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
+        below = [int(key) for key in table if int(key) <= floor]
+        return table[str(max(below))].get("time") if below else None
+
+    def _meta(self) -> dict:
+        meta = self._storage.data.setdefault(META, {})
+        if not meta:
+            meta["1"] = {"schema_version": SCHEMA_VERSION}
+        return next(iter(meta.values()))
+
+    # ----- changing the data ------------------------------------------------------------------------
+
+    def _load(self, data: dict, sig: Any, lines: DocLines | None = None) -> None:
+        """Hold `data` (as read from disk, or a replacement) instead of what was held."""
+        self._storage.replace_data(data, sig, lines)
+        self.revision += 1
+        self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
+        self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
+
+    def _apply(self, change: Change) -> None:
+        annotations = self._db.table(ANNOTATIONS, cache_size=0)
+        self.revision += 1
+        self._storage.deferred = True
+        try:
+            for old, new in change.renames:
+                doc_id = self._index.get(old)
+                if doc_id is not None and new not in self._index:
+                    self._storage.invalidate(ANNOTATIONS, doc_id)
+                    annotations.update({"id": new}, doc_ids=[doc_id])
+                    self._index[new] = self._index.pop(old)
+            known = {pid: fields for pid, fields in change.sets.items() if pid in self._index}
+            for pid in known:
+                self._storage.invalidate(ANNOTATIONS, self._index[pid])
+            if known:
+                annotations.update(lambda doc: doc.update(known[doc["id"]]), doc_ids=[self._index[p] for p in known])
+            fresh = [pid for pid in change.sets if pid not in self._index]
+            if fresh:
+                docs = [Annotation(pid, created=change.sets[pid].get("updated")).to_doc() for pid in fresh]
+                for doc in docs:
+                    doc.update(change.sets[doc["id"]])
+                self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
+            if change.events:
+                self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
+        finally:
+            self._storage.deferred = False
+
+    def _compact_log(self, now: datetime) -> None:
+        events, meta = self._storage.data[EVENTS], self._meta()
+        if not log_compaction.due(len(events), meta.get(COMPACTED, 0)):
+            return
+        drop, floor = log_compaction.plan(events, now)
+        for doc_id in drop:
+            del events[doc_id]
+            self._storage.invalidate(EVENTS, doc_id)
+        meta[UNDO_FLOOR] = max(meta.get(UNDO_FLOOR, 0), floor)
+        meta[COMPACTED] = len(events)
+
+    def _replacement(self, annotations: list[dict], events: list[dict]) -> dict:
+        """Data holding these annotations (on their document ids where they have one) and this log, all
+        of it under the undo floor. Raises ValueError for documents that would make a damaged file."""
+        old_ids = {doc["id"]: doc_id for doc_id, doc in self._storage.data[ANNOTATIONS].items()}
+        next_id = max(map(int, self._storage.data[ANNOTATIONS]), default=0) + 1
+        table: dict[str, dict] = {}
+        for doc in annotations:
+            doc_id = old_ids.get(doc["id"])
+            if doc_id is None or doc_id in table:
+                doc_id, next_id = str(next_id), next_id + 1
+            table[doc_id] = doc
+        meta = {**self._meta(), "schema_version": SCHEMA_VERSION, UNDO_FLOOR: len(events), COMPACTED: len(events)}
+        data = {
+            META: {"1": meta},
+            ANNOTATIONS: dict(sorted(table.items(), key=_doc_key)),
+            EVENTS: {str(n): doc for n, doc in enumerate(events, start=1)},
+        }
+        try:
+            check_current(data)
+        except DamagedFile as exc:
+            raise ValueError(str(exc)) from None
+        return data
+
+
+def _doc_key(item: tuple[str, dict]) -> int:
+    return int(item[0])

@@ -1,0 +1,1 @@
+"""Text as readlist reads it: normalisation, ids, LaTeX folding, search tokens."""

@@ -1,0 +1,1 @@
+"""The modal dialogs of the terminal UI."""
