@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from readlist.core.store.store import Store
-from readlist.tui.app import STICKY, ReadlistApp
+from readlist.tui.app import ReadlistApp
+from readlist.tui.display import STICKY
 from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar

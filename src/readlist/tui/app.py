@@ -19,10 +19,10 @@ from ..core.store.changes import current_ids
 from ..core.store.drafts import Drafts, drafts_dir
 from ..core.store.store import Store
 from .commands import ActionCommands, PaperCommands
+from .display import STICKY
 from .screens.main import MainScreen
 from .state import UiState, load_state, save_state
 
-STICKY = 60 * 60 * 24 * 365  # "until dismissed": Esc in the list, or a click, closes it
 NOTICE = 30  # seconds a start-up notice that needs no action stays
 POLL_SECONDS = 2.0
 

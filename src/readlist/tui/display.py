@@ -1,4 +1,4 @@
-"""Turning user and paper text into safe display text: no markup, no control characters."""
+"""Turning user and paper text into safe display text (no markup, no control characters), and how long notices stay."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from rich.text import Text
 
 from ..core.text.normalize import strip_control
 
+STICKY = 60 * 60 * 24 * 365  # a notice's timeout "until dismissed": Esc in the list, or a click, closes it
 STAR = "★"
 NO_STAR = " "
 STATUS_MARKS = {"unread": ("○", "unread"), "reading": ("◐", "reading"), "read": ("●", "read")}

@@ -10,8 +10,8 @@ import hashlib
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Protocol
 
-from ..papers.paper import Paper
 from .atomic import TEMP_SUFFIX, atomic_write_bytes
 
 STALE_TEMP = 3600  # seconds: a temporary file this old was left by a crash, not being written now
@@ -23,7 +23,14 @@ def cache_dir(name: str) -> Path:
     return user_cache_path("readlist") / name
 
 
-def papers_key(header: str, papers: Iterable[Paper]) -> str:
+class Keyed(Protocol):
+    """What a cache key reads of a paper (the files layer knows no paper model)."""
+
+    id: str
+    file_title: str | None
+
+
+def papers_key(header: str, papers: Iterable[Keyed]) -> str:
     """A cache file's name: `header` (what the file holds, in which version) and the papers' content,
     their ids (hashes of each paragraph) and where their titles came from."""
     digest = hashlib.blake2b(f"{header}\n".encode(), digest_size=16)

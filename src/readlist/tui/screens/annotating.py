@@ -9,6 +9,7 @@ from textual.app import SuspendNotSupported
 
 from ...core.files.editor import EditFailed, edit_text, editor_command
 from ...core.store.annotation import editable_title, own_title
+from ..display import STICKY
 
 
 class AnnotatingMixin:
@@ -122,8 +123,6 @@ class AnnotatingMixin:
         try:
             text = edit_text(current, editor, self._run_handing_over_the_screen, prefix=f"readlist-note-{paper.id}-")
         except EditFailed as exc:
-            from ..app import STICKY
-
             message = f"{str(exc)[:1].upper()}{str(exc)[1:]}; note unchanged"
             if exc.kept:  # the only copy of what was typed
                 message += f", your text is kept in {exc.kept}"
