@@ -1,8 +1,10 @@
-"""The query language: what each form parses to, and the messages for bad queries."""
+"""The query language: what each form parses to, the messages for bad queries, and the help that lists it."""
 
 import pytest
 
-from readlist.core.search.query import QueryError, Term, parse
+from readlist.core.search.query import OPERATORS, QueryError, Term, parse
+from readlist.tui.screens.dialogs.help import EXTRA
+from readlist.tui.widgets.search_bar import SearchBar
 
 
 def test_words_phrases_and_fields():
@@ -69,3 +71,22 @@ def test_blank_and_empty_parts():
 def test_is_missing_cannot_be_combined(query):
     with pytest.raises(QueryError, match="is:missing stands alone"):
         parse(query)
+
+
+@pytest.mark.parametrize("query", ["is:missing", " IS:Missing "])
+def test_is_missing_alone_asks_for_the_missing_papers(query):
+    assert parse(query).asks_for_missing
+
+
+@pytest.mark.parametrize("query", ["", "missing", '"is:missing"', "is:starred", "is:mis"])
+def test_other_queries_do_not_ask_for_the_missing_papers(query):
+    assert not parse(query).asks_for_missing
+
+
+@pytest.mark.parametrize("op", OPERATORS, ids=lambda op: op.label)
+def test_every_form_of_the_table_parses_and_the_help_names_it(op):
+    typed = op.label if op.flag else f"{op.label}abc"
+    assert parse(typed + " ").terms == (Term(op.field, op.value if op.flag else "abc"),)
+    help_rows = " ".join(f"{keys} {what}" for group, keys, what in EXTRA if group == "Search bar")
+    assert op.label in help_rows
+    assert (op.label in SearchBar.LONG_HINT) is op.hint

@@ -6,6 +6,7 @@ import pytest
 
 from readlist.core.papers.paper import Paper
 from readlist.core.search.index import SearchIndex
+from readlist.core.search.query import OPERATORS
 from readlist.core.text.normalize import paper_id
 
 ABSTRACTS = [
@@ -218,6 +219,18 @@ def test_annotation_filters_and_free_words_search_notes_and_tags(index, papers):
     assert full(index, "distillation", annotations=notes) == [5]  # free words search notes
     assert full(index, "biology", annotations=notes) == [6]  # and tags
     assert index.search("is:missing", annotations=notes).missing
+
+
+@pytest.mark.parametrize("op", [op for op in OPERATORS if op.value != "missing"], ids=lambda op: op.label)
+def test_every_form_of_the_query_table_is_evaluated(index, papers, op):
+    notes = {
+        papers[1].id: Note(starred=True, status="reading", tags=("nlp",)),
+        papers[5].id: Note(status="read", note="compare with score distillation"),
+    }
+    values = {"title": "graph", "note": "distillation", "tag": "nlp", "id": papers[3].id[:6]}
+    typed = op.label if op.flag else op.label + values[op.field]
+    kept, left_out = set(full(index, typed + " ", annotations=notes)), set(full(index, f"-{typed} ", annotations=notes))
+    assert kept and left_out and not kept & left_out and kept | left_out == set(range(len(papers)))
 
 
 def test_errors_come_back_in_the_result(index):

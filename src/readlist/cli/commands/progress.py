@@ -136,10 +136,9 @@ def _asks_for_missing(query: str) -> bool:
     from ...core.search.query import QueryError, parse
 
     try:
-        terms = parse(query).terms
+        return parse(query).asks_for_missing
     except QueryError:
         return False  # said by the search itself
-    return any(term.kind == "is" and term.value == "missing" and not term.negated for term in terms)
 
 
 @click.command("related")

@@ -188,7 +188,7 @@ class SearchIndex(FieldLookups):
             parsed = parse(query)
         except QueryError as exc:
             return SearchResult(query, (), (), 0, error=str(exc))
-        if any(term.kind == "is" and term.value == "missing" and not term.negated for term in parsed.terms):
+        if parsed.asks_for_missing:
             return SearchResult(query, (), (), 0, missing=True)
         if parsed.blank:
             positions = range(len(self.papers))

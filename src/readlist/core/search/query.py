@@ -3,8 +3,8 @@
 graph neural          every word must match (typos tolerated; the last word is a prefix while typing)
 "exact phrase"        the words in this order
 -word  -"phrase"      leave out papers that have it
-title:word  note:word  tag:name  id:prefix   (each also with a "quoted phrase" and a leading -)
-is:starred is:unread is:reading is:read is:noted is:missing
+title:word  is:starred a field or a flag: each is a row of OPERATORS below, with its help (a field also takes
+                      a "quoted phrase", and each a leading -)
 """
 
 from __future__ import annotations
@@ -14,9 +14,43 @@ from dataclasses import dataclass
 
 from ..text.normalize import latex_to_text
 
-FIELDS = ("title", "note", "tag", "id", "is")
-FLAGS = ("starred", "unread", "reading", "read", "noted", "missing")
-_FIELD = re.compile(r"(title|note|tag|id|is):", re.IGNORECASE)
+
+@dataclass(frozen=True)
+class Operator:
+    """One form of the query language that has a name: a field (`title:word`) or a flag (`is:starred`)."""
+
+    field: str  # the name before the colon: a field's, or "is" for a flag
+    value: str  # after the colon: what a field takes ("word", "prefix"), a flag's own name
+    help: str  # what it finds
+    hint: bool = False  # named in the search bar's hint (which has room for a few)
+
+    @property
+    def flag(self) -> bool:
+        return self.field == "is"
+
+    @property
+    def label(self) -> str:
+        """What the user types before the value: `title:` for a field, all of `is:starred` for a flag."""
+        return f"{self.field}:{self.value}" if self.flag else f"{self.field}:"
+
+
+# The query language's named forms, in the order the help lists them. Each one is evaluated in
+# search/evaluate.py (`Evaluation.add`; a flag in search/notes.py's `flag_docs`).
+OPERATORS = (
+    Operator("title", "word", "in the title the list shows, yours if you renamed the paper", hint=True),
+    Operator("note", "word", "in your note"),
+    Operator("tag", "name", "a tag as a whole (a prefix while typing it)", hint=True),
+    Operator("id", "prefix", "the papers whose id starts with it"),
+    Operator("is", "starred", "the papers you starred", hint=True),
+    Operator("is", "unread", "the papers not marked reading or read"),
+    Operator("is", "reading", "the papers marked reading"),
+    Operator("is", "read", "the papers marked read"),
+    Operator("is", "noted", "the papers with a note"),
+    Operator("is", "missing", "annotations whose paper is no longer in the file (stands alone)"),
+)
+FLAGS = tuple(op.value for op in OPERATORS if op.flag)
+_NAMES = "|".join(re.escape(name) for name in dict.fromkeys(op.field for op in OPERATORS))  # title|note|tag|id|is
+_FIELD = re.compile(rf"({_NAMES}):", re.IGNORECASE)
 
 
 class QueryError(ValueError):
@@ -25,7 +59,7 @@ class QueryError(ValueError):
 
 @dataclass(frozen=True)
 class Term:
-    kind: str  # "word", "phrase" or a field name from FIELDS
+    kind: str  # "word", "phrase" or an operator's field ("title", "is", ...)
     value: str
     negated: bool = False
     quoted: bool = False
@@ -41,8 +75,10 @@ class Query:
     def blank(self) -> bool:
         return not self.terms
 
-    def of_kind(self, *kinds: str) -> list[Term]:
-        return [term for term in self.terms if term.kind in kinds]
+    @property
+    def asks_for_missing(self) -> bool:
+        """The query is `is:missing`: the annotations whose paper is no longer in the file (it stands alone)."""
+        return self.terms == (Term("is", "missing"),)
 
 
 def _flag_error(value: str) -> QueryError:
@@ -92,8 +128,8 @@ def parse(text: str) -> Query:
             continue
         kind = field or ("phrase" if quoted else "word")
         terms.append(Term(kind, value, negated, quoted, typing and not negated))
-    missing = [t for t in terms if t.kind == "is" and t.value == "missing"]
-    if missing and (len(terms) > 1 or missing[0].negated):
+    query = Query(source, tuple(terms))
+    if not query.asks_for_missing and any(term.kind == "is" and term.value == "missing" for term in terms):
         # missing papers are annotations without a paper: there is nothing else to match them against
         raise QueryError("is:missing stands alone (no other words or filters, no minus)")
-    return Query(source, tuple(terms))
+    return query

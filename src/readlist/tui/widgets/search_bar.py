@@ -6,6 +6,8 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
 
+from ...core.search.query import OPERATORS
+
 
 class SearchBar(Input):
     BINDINGS = [
@@ -21,7 +23,7 @@ class SearchBar(Input):
             super().__init__()
             self.to_results = to_results
 
-    LONG_HINT = 'Search: words, "phrase", -exclude, title:, tag:, is:starred …  (/)'
+    LONG_HINT = f'Search: words, "phrase", -exclude, {", ".join(op.label for op in OPERATORS if op.hint)} …  (/)'
     SHORT_HINT = "Search (/) — ? lists the query forms"
 
     def __init__(self, **kwargs) -> None:

@@ -9,15 +9,30 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from ....core.search.query import OPERATORS
 from ...actions import ACTIONS
 from .base import Modal
+
+KEYS_FLAGS = 2  # flags named in the Keys column; the description names the rest
+
+
+def query_rows() -> tuple[tuple[str, str, str], ...]:
+    """The query language's named forms, from its table: the fields (with what they take, when not a word),
+    then the flags."""
+    fields = [op for op in OPERATORS if not op.flag]
+    takes = ", ".join(f"{op.label}{op.value}" for op in fields if op.value != "word")
+    flags = [op.label for op in OPERATORS if op.flag]
+    return (
+        ("Search bar", " ".join(op.label for op in fields), f"Search one field ({takes})"),
+        ("Search bar", " ".join(flags[:KEYS_FLAGS]) + " …", " ".join(flags[KEYS_FLAGS:])),
+    )
+
 
 EXTRA = (
     ("Search bar", "Enter / ↓", "Go to the results, keeping the query"),
     ("Search bar", "Esc", "Clear the query; a second Esc leaves the search bar"),
     ("Search bar", 'words "phrase" -word', "All words must match; exact phrase; exclude a word"),
-    ("Search bar", "title: note: tag: id:", "Search one field (tag:name, id:prefix)"),
-    ("Search bar", "is:starred is:unread …", "is:reading is:read is:noted is:missing"),
+    *query_rows(),
     ("List", "Esc", "Clear the search; after a related-paper jump, bring back the search and filter it cleared"),
     ("Anywhere", "Tab / Shift+Tab", "Move between the search bar, the list and the detail pane"),
     ("Anywhere", "Ctrl+P", "Command palette: every action, and jump to a paper by title"),
