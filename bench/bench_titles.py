@@ -29,7 +29,7 @@ from corpus import sample_path
 
 from readlist.core.papers.reader import read_papers
 from readlist.core.text.normalize import fold
-from readlist.core.titles.derive import MAX_TITLE, cut, derive_title, first_sentence
+from readlist.core.titles.derive import MAX_TITLE, cut, derive_title
 
 ROOT = Path(__file__).resolve().parents[1]
 ICML = ROOT / "data" / "icml2025.txt"
@@ -103,6 +103,10 @@ def sentence_ceiling(plains: list[str], truth: list[str]) -> str:
         for n, fold_plurals in enumerate((False, True)):
             totals[n] += max(recall(cut(s), real, fold_plurals) or 0.0 for s in _SENTENCE.split(plain))
     return " / ".join(f"{100 * total / len(plains):.1f}%" for total in totals)
+
+
+def first_sentence(plain: str) -> str:
+    return _SENTENCE.split(plain.strip(), maxsplit=1)[0].rstrip(".")
 
 
 def baseline(plain: str) -> str:

@@ -29,10 +29,10 @@ async def main() -> None:
         first, second = papers.papers[0], papers.papers[4]
         store.toggle_star(first)
         store.set_status(first, "reading")
-        store.set_tags(first, ["systems", "inference"])
+        store.update(first, tags=["systems", "inference"])
         store.set_note(first, "Compare with sequence parallelism; try on the 8-GPU box.")
         store.set_status(second, "read")
-        store.set_tags(second, ["benchmark"])
+        store.update(second, tags=["benchmark"])
         store.flush()
         app = ReadlistApp(papers, db, cursor_blink=False)
         async with app.run_test(size=(120, 36)) as pilot:

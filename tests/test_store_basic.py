@@ -53,7 +53,7 @@ def test_changes_persist_across_reopen(db, papers):
     store = Store(db)
     store.toggle_star(papers[0])
     store.set_status(papers[1], "reading")
-    store.set_tags(papers[2], [" ml ", "ML", "", "robots", "ml"])
+    store.update(papers[2], tags=[" ml ", "ML", "", "robots", "ml"])
     store.set_note(papers[3], "# Idea\n\nTry it on *graphs*.\n\n")
     again = Store(db)
     assert again.get(papers[0].id).starred
@@ -113,7 +113,7 @@ def test_update_many_is_one_undoable_step(db, papers):
 def test_undo_walks_back_repeatedly_and_persists(db, papers):
     store = Store(db)
     store.toggle_star(papers[0])
-    store.set_tags(papers[0], ["a", "b"])
+    store.update(papers[0], tags=["a", "b"])
     store.set_note(papers[1], "first")
     store.set_note(papers[1], "second")
     assert store.undo() is not None
@@ -133,7 +133,7 @@ def test_undo_walks_back_repeatedly_and_persists(db, papers):
 def test_undo_takes_the_newest_change_of_the_file_from_any_process(db, papers):
     tui, cli = Store(db), Store(db)
     tui.toggle_star(papers[0])
-    cli.set_tags(papers[1], ["later"])
+    cli.update(papers[1], tags=["later"])
     assert "tags +later" in tui.undo()
     assert tui.get(papers[1].id).tags == ()
     assert tui.get(papers[0].id).starred
@@ -153,7 +153,7 @@ def test_undo_for_one_list_leaves_changes_to_papers_of_another_list_and_names_th
 def test_event_log_records_before_and_after(db, papers):
     store = Store(db)
     store.set_status(papers[0], "reading")
-    store.set_tags(papers[0], ["x"])
+    store.update(papers[0], tags=["x"])
     newest = store.events()[0]
     assert (newest.paper, newest.action) == (papers[0].id, "tags")
     assert (newest.before, newest.after) == ({"tags": []}, {"tags": ["x"]})
@@ -163,8 +163,8 @@ def test_event_log_records_before_and_after(db, papers):
 
 def test_tag_counts(db, papers):
     store = Store(db)
-    store.set_tags(papers[0], ["ml", "theory"])
-    store.set_tags(papers[1], ["ml"])
+    store.update(papers[0], tags=["ml", "theory"])
+    store.update(papers[1], tags=["ml"])
     assert store.tag_counts() == {"ml": 2, "theory": 1}
 
 

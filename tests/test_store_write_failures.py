@@ -77,7 +77,7 @@ def test_retry_merges_with_what_another_process_saved_meanwhile(tmp_path, failin
     assert "Read-only file system" in mine.pending_error
     failing_disk[0] = 0
     other = Store(db)
-    other.set_tags(paper(2), ["theirs"])
+    other.update(paper(2), tags=["theirs"])
     assert mine.flush()
     reopened = Store(db)
     assert reopened.get(paper(1).id).starred

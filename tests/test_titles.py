@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from readlist.core.papers.reader import read_papers
 from readlist.core.text.normalize import to_plain
 from readlist.core.titles.clauses import first_clause
 from readlist.core.titles.compose import compose, ing_form
-from readlist.core.titles.derive import MAX_TITLE, cut, derive_title, first_sentence
+from readlist.core.titles.derive import MAX_TITLE, cut, derive_title
 from readlist.core.titles.rules import fix_articles
 
 ICML = Path(__file__).resolve().parents[1] / "data" / "icml2025.txt"
@@ -112,6 +113,11 @@ def test_name_used_most_wins_over_a_side_contribution():
 
 def test_abbreviation_in_the_gist_is_spelled_out_from_the_abstract():
     assert derive_title(METAEMS) == "MetaEMS: Meta-reinforcement learning framework for energy management systems"
+
+
+def first_sentence(plain: str) -> str:
+    """What a title must not be: the abstract cut at its first sentence end."""
+    return re.split(r"(?<=[.!?])\s+(?=[A-Z])", plain.strip(), maxsplit=1)[0].rstrip(".")
 
 
 def test_without_a_name_the_title_is_the_core_claim_not_the_first_sentence():

@@ -335,7 +335,7 @@ async def test_saving_tags_keeps_tags_added_elsewhere_while_the_dialog_was_open(
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper = app.main_screen.current_paper
-        app.store.set_tags(paper, ["theory", "ml"])
+        app.store.update(paper, tags=["theory", "ml"])
         await pilot.press("t")
         await pilot.pause()
         Store(tmp_path / "db.json").change_tags(paper, ["fromcli"])  # `readlist tag '#1' +fromcli` meanwhile
@@ -358,7 +358,7 @@ async def test_tags_holding_a_space_or_a_comma_survive_the_dialog(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper = app.main_screen.current_paper
-        app.store.set_tags(paper, ["c,d", "two words"])  # as `readlist tag '#1' c,d 'two words'` makes them
+        app.store.update(paper, tags=["c,d", "two words"])  # as `readlist tag '#1' c,d 'two words'` makes them
         await pilot.press("t")
         await pilot.pause()
         assert app.screen.query_one("#tags-input").value == '"c,d" "two words" '
@@ -376,7 +376,7 @@ async def test_adding_a_tag_in_the_dialog_keeps_tags_holding_a_quote_or_a_leadin
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         made = ('say "hi"', 'a"b', "#x")  # as `readlist tag '#1' '+say "hi"' '+a"b' '+#x'` makes them
-        app.store.set_tags(app.main_screen.current_paper, list(made))
+        app.store.update(app.main_screen.current_paper, tags=list(made))
         await pilot.press("t")
         await pilot.pause()
         await pilot.press(*"new", "enter")

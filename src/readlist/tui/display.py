@@ -17,11 +17,6 @@ def safe(text: str) -> str:
     return strip_control(text).replace("\n", " ")
 
 
-def safe_text(text: str, style: str = "") -> Text:
-    """A Rich Text object holding the literal characters (no markup interpretation)."""
-    return Text(strip_control(text), style=style)
-
-
 def paper_heading(label: str, title: str) -> Text:
     """A dialog's one-line heading about a paper: 'Note — <title>', cut with an ellipsis."""
     return Text(f"{label} — {safe(title)}", no_wrap=True, overflow="ellipsis")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..text.tokens import STOPWORDS, fold, split_words
 from .marks import Highlighter
-from .matching import EXACT, FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
+from .matching import FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
 from .notes import Annotated, flag_docs, note_hits, note_phrase
 from .query import Query, Term
 
@@ -232,4 +232,4 @@ def evaluate(
     return evaluation
 
 
-__all__ = ["EXACT", "Evaluation", "evaluate"]
+__all__ = ["Evaluation", "evaluate"]

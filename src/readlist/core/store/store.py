@@ -276,9 +276,6 @@ class Store:
 
         return self._update_from(paper, wanted)
 
-    def set_tags(self, paper: Paper, tags: Iterable[str]) -> Annotation:
-        return self.update(paper, tags=list(tags))
-
     def undo(
         self, papers: Container[str] | None = None, name_of: Callable[[str], str | None] | None = None
     ) -> str | None:

@@ -23,7 +23,6 @@ from .topic import with_setting, with_topic
 MAX_TITLE = 90
 SHOWN = 100  # characters of a gist that may end up in the title (composing shortens, spelling out lengthens)
 SCAN_LIMIT = 5000  # characters of the abstract looked at; names and claims come early
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _ODD_SPACE = re.compile(r"[\x00-\x1f\x7f-\x9f\u00a0\u1680\u2000-\u200b\u2028\u2029\u202f\u205f\u3000\ufeff]")
 _SPACES = re.compile(r"\s+")
 _NAMING_WORD = re.compile(r" (?:called|named|dubbed|termed) ")
@@ -40,10 +39,6 @@ def cut(text: str, limit: int = MAX_TITLE) -> str:
     if " " in head[limit // 3 :]:
         head = head[: head.rindex(" ")]
     return head.rstrip(" ,;:-–—(") + "…"
-
-
-def first_sentence(plain: str) -> str:
-    return _SENTENCE.split(plain.strip(), maxsplit=1)[0].rstrip(".")
 
 
 def _tidy(title: str) -> str:
