@@ -6,19 +6,46 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from ..papers.paper import Paper
 from ..text.tokens import STOPWORDS, fold, split_words
+from .fields import FieldLookups
 from .marks import Highlighter
 from .matching import FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
 from .notes import Annotated, flag_docs, note_hits, note_phrase
+from .postings import IndexData
 from .query import Query, Term
-
-if TYPE_CHECKING:
-    from .index import SearchIndex
 
 NOTE_BOOST = 1.0
 COMPOUND_POOL = 5000  # papers checked at most for a word read as two ("multiuser" in "multi-user")
+
+
+class Index(Protocol):
+    """What evaluating a query needs of its index: a `SearchIndex`, whose module imports this one."""
+
+    papers: tuple[Paper, ...]
+    data: IndexData
+    term_ids: dict[str, int]
+    position_of_id: dict[str, int]
+    annotated_by_object: dict
+    fields: FieldLookups
+
+    @property
+    def everything(self) -> frozenset[int]: ...
+
+    def expand(self, matcher: WordMatcher) -> dict[int, float]: ...
+
+    def word_idf(self, variants: Mapping[int, float]) -> float: ...
+
+    def score_into(
+        self,
+        variants: Mapping[int, float],
+        candidates: set[int],
+        best: dict[int, float],
+        title_only: bool = False,
+        cap: float | None = None,
+    ) -> None: ...
 
 
 @dataclass
@@ -31,7 +58,7 @@ class Scoring:
 
 @dataclass
 class Evaluation:
-    index: SearchIndex
+    index: Index
     annotated: dict[int, Annotated]
     word_sets: list[set[int]] = field(default_factory=list)
     near_sets: list[set[int]] = field(default_factory=list)  # papers holding only a near form of a free word
@@ -45,26 +72,27 @@ class Evaluation:
     # -- sets of papers ---------------------------------------------------------------------
 
     def add_words(self, term: Term, title_only: bool = False) -> None:
-        index = self.index
+        index, fields = self.index, self.index.fields
         if term.negated and not title_only:
             self._exclude_common_words(term.value)
         for matcher in matchers(term.value, term.prefix):
             if term.negated:
                 exact = matcher.exact
                 variants = index.expand(exact)
-                found = index.docs(variants, title_only, exact, self.cancelled)
+                found = fields.docs(variants, title_only, exact, self.cancelled)
                 if title_only:
                     found = self._own_titles(found)
                 self.excluded |= found | set(note_hits(self.annotated, exact, title_only=title_only))
                 continue
             variants = index.expand(matcher)
-            docs = index.docs({tid: w for tid, w in variants.items() if w > FAINT}, title_only, matcher, self.cancelled)
+            strong = {tid: w for tid, w in variants.items() if w > FAINT}
+            docs = fields.docs(strong, title_only, matcher, self.cancelled)
             if title_only:
                 docs = self._own_titles(docs)
             hits = note_hits(self.annotated, matcher, title_only=title_only)
             if not title_only:
-                for parts in index.compounds(matcher.word):
-                    for doc in index.phrase_docs(list(parts), False, COMPOUND_POOL):
+                for parts in fields.compounds(matcher.word):
+                    for doc in fields.phrase_docs(list(parts), False, COMPOUND_POOL):
                         hits[doc] = max(hits.get(doc, 0.0), NEAREST)
                     self.marks.phrases.append(parts)
             docs.update(hits)
@@ -73,7 +101,7 @@ class Evaluation:
                 self.required.append(docs)
             else:
                 self.word_sets.append(docs)
-                near = index.docs({tid: w for tid, w in variants.items() if w == NEAR_FORM}) - docs
+                near = fields.docs({tid: w for tid, w in variants.items() if w == NEAR_FORM}) - docs
                 self.near_sets.append(near)
                 self.free.append((matcher, scoring))
             self.scoring.append(scoring)
@@ -93,7 +121,7 @@ class Evaluation:
             tid = index.term_ids.get(joined.stem)
             if tid is None:
                 continue
-            docs = index.docs({tid: NEAREST})
+            docs = index.fields.docs({tid: NEAREST})
             for n, scoring in ((k, one), (k + 1, two)):
                 scoring.variants[tid] = max(scoring.variants.get(tid, 0.0), NEAREST)
                 self.word_sets[n] |= docs
@@ -103,7 +131,7 @@ class Evaluation:
         """`-the`: the stopwords among excluded words, which the matchers leave out, are looked for in the texts."""
         for word in split_words(fold(text)):
             if word in STOPWORDS:
-                self.excluded |= self.index.common_word_docs(word, self.cancelled)
+                self.excluded |= self.index.fields.common_word_docs(word, self.cancelled)
                 self.excluded |= {pos for pos, ann in self.annotated.items() if word in ann.words}
 
     def add_phrase(self, term: Term, title_only: bool = False, note_only: bool = False) -> None:
@@ -115,7 +143,7 @@ class Evaluation:
             return self.add_words(single, title_only)
         docs = note_phrase(self.annotated, words, note=not title_only, title=not note_only)
         if not note_only:
-            found = self.index.phrase_docs(list(words), title_only, cancelled=self.cancelled)
+            found = self.index.fields.phrase_docs(list(words), title_only, cancelled=self.cancelled)
             if title_only:
                 found = self._own_titles(found)
             docs |= found
@@ -202,7 +230,7 @@ class Evaluation:
         return self.marks.terms([paper.title, paper.plain], ann.words if ann else ())
 
 
-def annotated_positions(index: SearchIndex, annotations: Mapping[str, Any]) -> dict[int, Annotated]:
+def annotated_positions(index: Index, annotations: Mapping[str, Any]) -> dict[int, Annotated]:
     """The searchable part of each annotation, by paper position. Search runs on every keystroke with
     the same annotation objects (the store rebuilds them only when its data changes): each is folded
     once, and the previous call's results are kept by object, for as many annotations as there are."""
@@ -223,7 +251,7 @@ def annotated_positions(index: SearchIndex, annotations: Mapping[str, Any]) -> d
 
 
 def evaluate(
-    index: SearchIndex, query: Query, annotations: Mapping[str, Any], cancelled: threading.Event | None = None
+    index: Index, query: Query, annotations: Mapping[str, Any], cancelled: threading.Event | None = None
 ) -> Evaluation:
     evaluation = Evaluation(index, annotated_positions(index, annotations), cancelled=cancelled)
     for term in query.terms:

@@ -1,14 +1,13 @@
 """Which papers hold a word in one field: the title as shown (a file's title line, else the derived
-title), a phrase in a row, a word read as two. A part of `SearchIndex`, kept apart for size."""
+title), a phrase in a row, a word read as two. A search index owns one (`SearchIndex.fields`)."""
 
 from __future__ import annotations
 
 import re
 import threading
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from ..papers.paper import Paper
 from ..papers.title_cache import complete
@@ -16,24 +15,24 @@ from ..text.tokens import STOPWORDS, index_form, phrase_finder, split_words, ste
 from .matching import EXACT, FAINT, WordMatcher
 from .postings import BuildCancelled, IndexData, title_source
 
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
 MIN_PART = 3  # letters in each part of a compound word read as two words
 RARE = 5  # papers: a word this common is not read as two
 
 
 class FieldLookups:
-    """Needs `papers`, `data`, `term_ids`, `df`, `_derived` and `_derived_lock` from the index it is mixed into."""
+    """The field lookups over an index's papers and postings; `df` is the index's count of papers holding a term."""
 
-    papers: tuple[Paper, ...]
-    data: IndexData
-    term_ids: dict[str, int]
-    _derived: dict[str, array] | None
-    _derived_only: dict[str, array]  # the stems of `_derived` that the index does not hold
-    _folded: list[str | None] | None  # each derived title folded, once `_derived` is built
-    _derived_lock: threading.Lock
-    df: Callable[[str], int]
+    def __init__(
+        self, papers: tuple[Paper, ...], data: IndexData, term_ids: dict[str, int], df: Callable[[str], int]
+    ) -> None:
+        self.papers = papers
+        self.data = data
+        self.term_ids = term_ids
+        self.df = df
+        self._derived: dict[str, array] | None = None  # see derived_titles
+        self._derived_only: dict[str, array] = {}  # the stems of `_derived` that the index does not hold
+        self._folded: list[str | None] | None = None  # each derived title folded, once `_derived` is built
+        self._derived_lock = threading.Lock()
 
     @cached_property
     def titled(self) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import threading
+from array import array
 from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -57,7 +58,7 @@ class SearchResult:
         return self._evaluation.matched_terms(position)
 
 
-class SearchIndex(FieldLookups):
+class SearchIndex:
     """An immutable index of a sequence of papers; safe to search from several threads."""
 
     def __init__(self, papers: Sequence[Paper], data: IndexData) -> None:
@@ -73,11 +74,8 @@ class SearchIndex(FieldLookups):
         average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
         self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
         self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
-        self.annotated_by_object: dict = {}  # see search_eval.annotated_positions
-        self._derived = None  # see derived_titles
-        self._derived_only: dict = {}
-        self._folded = None
-        self._derived_lock = threading.Lock()
+        self.annotated_by_object: dict = {}  # see evaluate.annotated_positions
+        self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, phrases, compounds
         self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
 
     @classmethod
@@ -146,7 +144,7 @@ class SearchIndex(FieldLookups):
             idf = self.idf(self.tid_df(tid))
             weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
-            if not title_only or self.titled < len(papers):  # a derived title's paper is scored by its abstract
+            if not title_only or self.fields.titled < len(papers):  # a derived title's paper is scored by its abstract
                 docs, tfs = body.docs_of(tid), body.tfs_of(tid)
                 if len(candidates) * 8 < len(docs):
                     size = len(docs)
@@ -159,7 +157,7 @@ class SearchIndex(FieldLookups):
                     for doc, tf in zip(docs, tfs, strict=True):
                         if doc in candidates:
                             local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
-            if title_only and self.titled:
+            if title_only and self.fields.titled:
                 local = {doc: score for doc, score in local.items() if not papers[doc].file_title}
             titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
             for doc in candidates.intersection(title.docs_of(tid)):
@@ -169,6 +167,11 @@ class SearchIndex(FieldLookups):
                     mine[doc] = score
         for doc, score in mine.items():
             best[doc] = best.get(doc, 0.0) + score
+
+    def derived_titles(self) -> dict[str, array] | None:
+        """Stem -> the papers whose derived title holds it, None until every title is derived (see FieldLookups);
+        the app calls it in the background once they are, so that no `title:` search waits for it."""
+        return self.fields.derived_titles()
 
     # -- searching ------------------------------------------------------------------------
 
