@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 import click
 
 if TYPE_CHECKING:
+    from ..core.store.annotation import Annotation
     from ..core.store.store import Store
 
 from ..core.files.paths import bundled_papers, default_db_path
@@ -81,10 +82,23 @@ class Context:
         try:
             return resolve(ref, self.paper_list.papers)
         except RefError as exc:
-            from .commands.missing import find_missing
-
             ann = find_missing(self, ref)
             if ann is not None:
                 fail(f"{ref!r}: {ann.id} is a missing paper, not in this list (see readlist show {ann.id}; "
                      f"readlist reattach {ann.id} REF moves its annotations onto a paper)")  # fmt: skip
             fail(str(exc))
+
+
+MIN_PREFIX = 4
+
+
+def find_missing(ctx: Context, ref: str) -> Annotation | None:
+    """The missing paper with this id or unique id prefix (4+ characters), or None; never when a paper of
+    the list has an id starting so (an ambiguous prefix is said to be ambiguous)."""
+    ref = ref.strip().lower()
+    if len(ref) < MIN_PREFIX or ref.startswith("#") or any(p.id.startswith(ref) for p in ctx.paper_list.papers):
+        return None
+    found = [ann for ann in ctx.store.orphans() if ann.id.startswith(ref)]
+    if len(found) > 1:
+        fail(f"{ref!r}: matches {len(found)} missing papers; give more of the id")
+    return found[0] if found else None

@@ -1,4 +1,5 @@
-"""Printing to a terminal whose encoding lacks some characters (★ … → █ under a Latin-1 locale)."""
+"""Printing: to a terminal whose encoding lacks some characters (★ … → █ under a Latin-1 locale), JSON that
+keeps the data exact, and papers and their annotations as every command shows them."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from typing import Any
 
 import click
 
-from ..core.text.normalize import escape_controls_in_json
+from ..core.papers.paper import Paper
+from ..core.store.annotation import Annotation, missing_title, title_of
+from ..core.text.normalize import escape_controls_in_json, hashtags, strip_control, to_plain
 
 ERRORS = "readlist-lookalike"
 _LOOKALIKES = {
@@ -68,3 +71,71 @@ def echo_json(obj: Any) -> None:
     always for control characters (a CSI, a bidi mark), which a terminal would obey."""
     text = json.dumps(obj, ensure_ascii=False, indent=2)
     click.echo(escape_controls_in_json(text) if fits_stdout(text) else json.dumps(obj, indent=2))
+
+
+# ----- papers and annotations as the commands print them -------------------------------------------------
+
+
+def annotation_dict(ann: Annotation) -> dict:
+    tags = list(ann.tags)
+    return {"starred": ann.starred, "status": ann.status, "tags": tags, "note": ann.note, "read_at": ann.read_at}
+
+
+def paper_dict(paper: Paper, ann: Annotation) -> dict:
+    out = paper.to_dict()
+    if ann.title:
+        out["title"] = ann.title  # the user's title wins over the derived one
+    return out | annotation_dict(ann)
+
+
+def shown_title(paper: Paper, ann: Annotation) -> str:
+    return strip_control(title_of(paper, ann))
+
+
+def paper_line(number: str, paper: Paper, ann: Annotation) -> str:
+    """One paper on one line: number, id, star, status, title, tags."""
+    mark = "★" if ann.starred else " "
+    return f"{number}  {paper.id}  {mark} {ann.status:<7}  {shown_title(paper, ann)}{tag_suffix(ann)}"
+
+
+def tag_suffix(ann: Annotation) -> str:
+    return "  " + hashtags(ann.tags) if ann.tags else ""
+
+
+def marks_line(ann: Annotation) -> str:
+    """'★ starred · read · tags: a, b'"""
+    marks = ["★ starred" if ann.starred else "not starred", ann.status]
+    if ann.tags:
+        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
+    return " · ".join(marks)
+
+
+def echo_note(ann: Annotation) -> None:
+    if ann.note:
+        click.echo()
+        click.echo("Note:")
+        click.echo(strip_control(ann.note))
+
+
+def missing_line(ann: Annotation) -> str:
+    return (
+        f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {strip_control(missing_title(ann))}{tag_suffix(ann)}"
+    )
+
+
+def missing_dict(ann: Annotation) -> dict:
+    title = strip_control(missing_title(ann))
+    return {"id": ann.id, "title": title, "missing": True, "snippet": ann.snippet} | annotation_dict(ann)
+
+
+def show_missing(ann: Annotation, as_json: bool) -> None:
+    if as_json:
+        echo_json(missing_dict(ann))
+        return
+    click.echo(strip_control(missing_title(ann)))
+    click.echo(f"{ann.id} · not in this paper list (readlist reattach {ann.id} REF moves it onto a paper)")
+    click.echo(marks_line(ann))
+    if ann.snippet:
+        click.echo()
+        click.echo(strip_control(to_plain(ann.snippet)))
+    echo_note(ann)

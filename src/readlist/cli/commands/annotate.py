@@ -14,8 +14,7 @@ from ...core.store.annotation import STATUSES, Annotation, normalize_tags, own_t
 from ...core.store.changes import current_ids
 from ...core.text.normalize import strip_control
 from ..context import Context, fail
-from ..output import echo_json
-from .papers import paper_line
+from ..output import echo_json, paper_line
 
 
 def _line(paper: Paper, ann: Annotation) -> str:

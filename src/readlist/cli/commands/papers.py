@@ -4,40 +4,13 @@ from __future__ import annotations
 
 import click
 
-from ...core.papers.paper import Paper
 from ...core.papers.title_cache import derive_all
-from ...core.store.annotation import STATUSES, Annotation, title_of
-from ...core.text.normalize import hashtags, strip_control
+from ...core.store.annotation import STATUSES, Annotation
+from ...core.text.normalize import strip_control
 from ..context import Context, fail
-from ..output import echo_json
+from ..output import echo_json, echo_note, marks_line, paper_dict, paper_line, shown_title
 
 DERIVE_VS_READ = 100  # deriving a title costs about as much as reading 100 from the title cache
-
-
-def annotation_dict(ann: Annotation) -> dict:
-    tags = list(ann.tags)
-    return {"starred": ann.starred, "status": ann.status, "tags": tags, "note": ann.note, "read_at": ann.read_at}
-
-
-def paper_dict(paper: Paper, ann: Annotation) -> dict:
-    out = paper.to_dict()
-    if ann.title:
-        out["title"] = ann.title  # the user's title wins over the derived one
-    return out | annotation_dict(ann)
-
-
-def shown_title(paper: Paper, ann: Annotation) -> str:
-    return strip_control(title_of(paper, ann))
-
-
-def paper_line(number: str, paper: Paper, ann: Annotation) -> str:
-    """One paper on one line: number, id, star, status, title, tags."""
-    mark = "★" if ann.starred else " "
-    return f"{number}  {paper.id}  {mark} {ann.status:<7}  {shown_title(paper, ann)}{tag_suffix(ann)}"
-
-
-def tag_suffix(ann: Annotation) -> str:
-    return "  " + hashtags(ann.tags) if ann.tags else ""
 
 
 def _keep(ann: Annotation, starred: bool, status: str | None, tags: tuple[str, ...]) -> bool:
@@ -62,7 +35,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
         fail(f"--status {status!r}: expected one of {', '.join(STATUSES)}")
     store = ctx.store
     if missing:
-        from .missing import missing_dict, missing_line
+        from ..output import missing_dict, missing_line
 
         orphans = [ann for ann in store.orphans() if _keep(ann, starred, status, tags)]
         if as_json:
@@ -91,7 +64,8 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
 def show_command(ctx: Context, ref: str, as_json: bool) -> None:
     """One paper in full. REF is an id, a unique id prefix (4+ characters) or #N; also a missing paper's id."""
     from ...core.papers.refs import RefError, resolve
-    from .missing import find_missing, show_missing
+    from ..context import find_missing
+    from ..output import show_missing
 
     try:
         paper = resolve(ref, ctx.paper_list.papers)
@@ -115,18 +89,3 @@ def show_command(ctx: Context, ref: str, as_json: bool) -> None:
         for url in paper.urls:
             click.echo(strip_control(url))
     echo_note(ann)
-
-
-def marks_line(ann: Annotation) -> str:
-    """'★ starred · read · tags: a, b'"""
-    marks = ["★ starred" if ann.starred else "not starred", ann.status]
-    if ann.tags:
-        marks.append("tags: " + ", ".join(strip_control(tag) for tag in ann.tags))
-    return " · ".join(marks)
-
-
-def echo_note(ann: Annotation) -> None:
-    if ann.note:
-        click.echo()
-        click.echo("Note:")
-        click.echo(strip_control(ann.note))

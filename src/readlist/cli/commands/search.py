@@ -79,7 +79,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     if result.error:
         fail(f"search: {result.error}")
     if result.missing:
-        from .missing import missing_dict, missing_line
+        from ..output import missing_dict, missing_line
 
         orphans = sorted(ctx.store.orphans(), key=lambda ann: ann.id)
         if as_json:
