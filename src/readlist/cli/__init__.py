@@ -26,11 +26,11 @@ COMMANDS = {
     "title": "annotate:title_command",
     "undo": "annotate:undo_command",
     "log": "annotate:log_command",
-    "stats": "progress:stats_command",
-    "export": "progress:export_command",
-    "related": "progress:related_command",
-    "merge": "progress:merge_command",
-    "reattach": "missing:reattach_command",
+    "stats": "stats:stats_command",
+    "export": "export:export_command",
+    "related": "related:related_command",
+    "merge": "merge:merge_command",
+    "reattach": "reattach:reattach_command",
 }
 
 

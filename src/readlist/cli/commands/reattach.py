@@ -1,5 +1,5 @@
-"""Annotated papers no longer in the paper list: how they are shown, found by id, and moved by hand
-(`readlist reattach`) onto the paper they became when readlist could not tell by itself."""
+"""`readlist reattach`: a missing paper's annotations moved by hand onto the paper it became, when readlist
+could not tell by itself."""
 
 from __future__ import annotations
 

@@ -1,0 +1,83 @@
+"""`readlist export`: papers and notes out, in Markdown, JSON, CSV or BibTeX, to a file or standard output."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ...core.export.files import ExportExistsError, descriptor_of, own_file, write_atomic
+from ...core.export.formats import FORMATS, export, format_for, select
+from ...core.papers.title_cache import derive_all
+from ...core.search.index import QueryError
+from ..context import Context, fail
+from ..output import echo_json, fits_stdout
+from ..usage_errors import GivenPath
+from .search import titles_for
+
+
+@click.command("export")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(FORMATS),
+    default=None,
+    help="Output format  [default: from FILE's extension (.md, .json, .csv, .bib), else md]",
+)
+@click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
+@click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
+@click.option("-o", "--output", type=GivenPath(path_type=str), default=None, help="Write to FILE (- for stdout).")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@click.pass_obj
+def export_command(
+    ctx: Context, fmt: str | None, query: str | None, everything: bool, output: str | None, force: bool
+) -> None:
+    """Papers with their annotations as Markdown notes, JSON, CSV or BibTeX.
+
+    Without --query or --all: every paper with a star, a note or tags, in list order.
+    """
+    if everything and query:
+        fail("--all and --query exclude each other")
+    if query and _asks_for_missing(query):
+        fail("--query is:missing: those papers are not in this list, so none can be exported from it; "
+             "readlist list --missing --json prints their annotations")  # fmt: skip
+    if output is not None and output != "-" and (what := own_file(output, ctx.db_file, ctx.papers_file)):
+        fail(f"{output}: is {what}; an export never writes over it")
+    papers = ctx.paper_list.papers
+    annotations = ctx.store.all()
+    index = None
+    if query and query.strip() and not everything:
+        from ...core.search.cache import load_or_build
+
+        index = load_or_build(papers)
+    if everything:
+        derive_all(papers)
+    titles_for(papers, query)
+    try:
+        chosen = select(papers, annotations, query, everything=everything, index=index)
+    except QueryError as exc:
+        fail(f"--query: {exc}")
+    fmt = fmt or (output and format_for(output)) or "md"
+    text = export(chosen, annotations, fmt)
+    if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
+        if fmt == "json" and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
+            echo_json(json.loads(text))
+        else:
+            click.echo(text, nl=False)
+        return
+    try:
+        write_atomic(output, text, force=force)
+    except ExportExistsError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{output}: cannot write ({exc.strerror or exc})")
+    click.echo(f"readlist: wrote {len(chosen)} paper(s) to {output}", err=True)
+
+
+def _asks_for_missing(query: str) -> bool:
+    from ...core.search.query import QueryError, parse
+
+    try:
+        return parse(query).asks_for_missing
+    except QueryError:
+        return False  # said by the search itself

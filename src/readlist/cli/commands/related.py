@@ -1,0 +1,42 @@
+"""`readlist related`: the papers most like one paper."""
+
+from __future__ import annotations
+
+import click
+
+from ...core.search.related import RelatedIndex
+from ...core.store.annotation import title_of
+from ...core.text.normalize import strip_control
+from ..context import Context
+from ..output import echo_json
+from .search import annotations_of
+
+
+@click.command("related")
+@click.argument("ref")
+@click.option("-n", "count", type=click.IntRange(1, 50), default=5, show_default=True, help="How many papers.")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array.")
+@click.pass_obj
+def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
+    """Papers with the most similar abstracts. REF is an id, a unique id prefix or #N."""
+    paper = ctx.paper(ref)
+    papers = ctx.paper_list.papers
+    from ...core.search.cache import load_or_build
+
+    related = RelatedIndex(load_or_build(papers)).related(paper.index - 1, k=count)
+    notes = annotations_of(ctx)
+    if as_json:
+        rows = [
+            {**papers[p].to_dict(), "title": title_of(papers[p], notes.get(papers[p].id)), "similarity": score}
+            for p, score in related
+        ]
+        echo_json(rows)
+        return
+    if not related:
+        click.echo(f"readlist: no paper shares enough words with #{paper.index}", err=True)
+        return
+    width = len(str(len(papers)))
+    for position, score in related:
+        other = papers[position]
+        title = strip_control(title_of(other, notes.get(other.id)))
+        click.echo(f"{score:.2f}  {other.index:>{width}}  {other.id}  {title}")
