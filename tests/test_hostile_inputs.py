@@ -29,6 +29,17 @@ def test_a_word_said_65536_times_in_one_paper_is_searched_related_and_exported(t
     assert len(json.loads(exported.output)) == 2
 
 
+def test_a_word_said_65536_times_leaves_the_other_papers_counts_as_they_are(tmp_path, write_file):
+    # The big paper comes after another saying the word once: the counts of every word after it stay its own.
+    papers = write_file(
+        "Header\n\nA paper on buffalo and a zebra.\n\n" + ONE_WORD + "\n\n"
+        "A zebra zebra zebra zebra zebra zebra zebra zebra and a yak yak yak yak yak yak yak yak yak yak yak yak.\n"
+    )
+    found = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "search", "zebra", "--json")
+    assert found.exit_code == 0, found.output
+    assert [row["index"] for row in json.loads(found.output)] == [3, 1]  # the paper saying it 8 times first
+
+
 async def test_the_tui_starts_on_a_paper_saying_one_word_65536_times(tmp_path):
     from readlist.core.papers.reader import parse_text
     from readlist.tui.app import ReadlistApp

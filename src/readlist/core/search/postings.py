@@ -80,9 +80,11 @@ def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]
     for old in order:
         docs.extend(per_term[old])
         if tfs is not None and counts is not None:
+            done = len(tfs)
             try:
                 tfs.extend(counts[old])
             except OverflowError:  # a word said 65,536+ times in one paper: BM25 saturates long before that
+                del tfs[done:]  # extend() kept the counts before the one too large: each paper keeps its own
                 tfs.extend(min(count, MAX_TF) for count in counts[old])
         starts.append(len(docs))
     return Postings(starts, docs, tfs)
