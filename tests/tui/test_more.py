@@ -558,3 +558,28 @@ async def test_a_paper_file_touched_without_change_raises_no_notice_and_a_remove
         await pilot.pause()
         [told] = [n.message for n in app._notifications if str(papers_file) in n.message]
         assert told == f"{papers_file} was removed; this window keeps the papers it read"
+
+
+async def test_a_search_that_fails_is_one_notice_and_the_window_keeps_running(tmp_path, monkeypatch):
+    from readlist.core.search import SearchIndex
+
+    searched = SearchIndex.search
+
+    def search(self, text, *args, **kwargs):
+        if "boom" in text:
+            raise OverflowError("unsigned short is greater than maximum")
+        return searched(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "search", search)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"boom")
+        await settle(pilot)
+        assert [n.message for n in app._notifications] == [
+            "The search stopped on an error (OverflowError: unsigned short is greater than maximum)"
+        ]  # before: Textual's traceback, and the window closed
+        await pilot.press("escape", "escape", "s")  # still running: the paper is starred
+        await settle(pilot)
+        assert app.store.get(app.papers.papers[0].id).starred
+    assert app.return_code in (None, 0)

@@ -25,6 +25,8 @@ from .state import UiState, load_state, save_state
 
 NOTICE = 30  # seconds a start-up notice that needs no action stays
 POLL_SECONDS = 2.0
+# What each group of background tasks does, as a failure names it.
+_TASKS = {"search": "The search", "index": "Building the search index", "related": "Finding related papers"}
 
 
 class ReadlistApp(App):
@@ -183,6 +185,15 @@ class ReadlistApp(App):
         # Measure the papers' vectors now, off the UI thread, so the first related lookup is instant.
         self.run_worker(self._related.lengths, thread=True, group="related-build", exit_on_error=False)
         gc.freeze()  # the index is long-lived: keep the collector from walking it on every pass
+
+    def worker_failed(self, worker) -> None:
+        """A search, the index build or a related-papers lookup that stopped on an error is said in one line, and
+        the app keeps running: none of them writes annotations, so notes and marks stay as they are (Textual's
+        default, a traceback and quitting, would close an open note dialog)."""
+        what = _TASKS.get(worker.group, "A background task")
+        error = " ".join(str(worker.error).split())
+        message = f"{what} stopped on an error ({type(worker.error).__name__}: {cut_label(error, 200)})"
+        self.notify(message, severity="error", timeout=STICKY, markup=False)
 
     def related_index(self):
         """Related papers over the search index; None until the index is ready."""

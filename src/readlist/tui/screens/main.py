@@ -12,7 +12,7 @@ from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState, get_current_worker
 
 from ...core.papers.paper import PaperList as Papers
 from ..actions import bindings
@@ -214,7 +214,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             with suppress(WorkerCancelled, WorkerFailed):  # replaced by a newer search: wait for that one
                 await worker.wait()
 
-    @work(exclusive=True, thread=True, group="search")
+    @work(exclusive=True, thread=True, group="search", exit_on_error=False)
     def run_search(self, text: str) -> None:
         from ...core.search.index import BuildCancelled
 
@@ -256,7 +256,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             self.visible_pane().focus()
         self.refresh_header()  # the detail pane follows the list's cursor (follow_cursor)
 
-    @work(thread=True, exclusive=True, group="index")
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
     def build_index(self) -> None:
         """The search index, then every derived title (`title:` searches them), both cached on disk."""
         from ...core.papers import title_cache
@@ -282,6 +282,10 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         position = self.query_one(PaperList).current
         if position is not None:
             self.load_related(position)  # the paper shown waited for the index to find its related papers
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self.app.worker_failed(event.worker)
 
     # -- messages from widgets ----------------------------------------------------------------
     @on(SearchBar.Changed)

@@ -169,7 +169,7 @@ class NavigatingMixin:
             return
         self.open_url(urls[0])
 
-    @work(thread=True)
+    @work(thread=True, exit_on_error=False)
     def open_url(self, url: str) -> None:
         """Open the link off the UI thread (finding a browser takes a moment), then say whether it opened."""
         try:
@@ -214,7 +214,7 @@ class NavigatingMixin:
             delay = RELATED_WHILE_TYPING if typing else RELATED_DELAY
             self._related_timer = self.set_timer(delay, lambda: self.find_related(position))
 
-    @work(thread=True, exclusive=True, group="related")
+    @work(thread=True, exclusive=True, group="related", exit_on_error=False)
     def find_related(self, position: int) -> None:
         worker = get_current_worker()
         related = self.app.related_index()
