@@ -561,7 +561,7 @@ async def test_a_paper_file_touched_without_change_raises_no_notice_and_a_remove
 
 
 async def test_a_search_that_fails_is_one_notice_and_the_window_keeps_running(tmp_path, monkeypatch):
-    from readlist.core.search import SearchIndex
+    from readlist.core.search.index import SearchIndex
 
     searched = SearchIndex.search
 
