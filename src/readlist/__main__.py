@@ -1,3 +1,5 @@
+"""`python -m readlist`: the same as the `readlist` command."""
+
 from .cli import main
 
 main()
