@@ -97,6 +97,69 @@ def test_utf16_and_utf32_with_a_byte_order_mark_are_read(tmp_path, write_file):
         assert len(titles) == 2 and "ε-greedy" in titles[0], (encoding, titles)
 
 
+def test_utf16_without_a_byte_order_mark_is_refused_naming_the_encoding_to_give(tmp_path, write_file):
+    text = "ICML 2025\n\nWe study graphs and trees.\n"
+    db = str(tmp_path / "db.json")
+    for encoding in ("utf-16-le", "utf-16-be"):
+        papers = write_file(text.encode(encoding), f"{encoding}.txt")
+        refused = run("--papers", str(papers), "--db", db, "list")
+        assert refused.exit_code == 2
+        assert refused.output.strip() == (
+            f"readlist: {papers}: contains NUL bytes, as UTF-16 text without a byte-order mark does; "
+            f"try --encoding {encoding}"
+        )  # before: "looks like a binary file"
+        read = run("--papers", str(papers), "--db", db, "--encoding", encoding, "show", "#1", "--json")
+        assert read.exit_code == 0 and json.loads(read.output)["text"] == "We study graphs and trees."
+
+
+def feed_pipe(fifo, data: bytes, after: float = 0.0):
+    """A thread writing `data` into the named pipe `fifo` once readlist opens it, `after` seconds later. It gives
+    up after 10 s without a reader, so a test fails instead of hanging."""
+    import errno
+    import os
+    import threading
+    import time
+
+    def write():
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as exc:  # ENXIO: nobody reads it yet
+                if exc.errno != errno.ENXIO or time.monotonic() > deadline:
+                    return
+                time.sleep(0.01)
+        os.set_blocking(fd, True)
+        time.sleep(after)
+        try:
+            with open(fd, "wb") as out:
+                out.write(data)
+        except BrokenPipeError:
+            pass
+
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    return writer
+
+
+def test_utf16_through_a_pipe_is_read_to_its_end(tmp_path):
+    import os
+
+    text = "Papers\n\n" + "\n\n".join(f"We study problem number {n} — in depth, ε-greedy." for n in range(20_000))
+    db = str(tmp_path / "db.json")
+    for encoding, data in (("utf-16", text.encode("utf-16")), ("utf-16-le", text.encode("utf-16-le"))):
+        assert len(data) > 2 << 20  # chunks a pipe is read in, each holding NUL bytes
+        fifo = tmp_path / f"{encoding}.fifo"
+        os.mkfifo(fifo)
+        writer = feed_pipe(fifo, data)
+        given = ["--encoding", encoding] if encoding.endswith("-le") else []  # the BOM says it, or the user
+        result = run("--papers", str(fifo), "--db", db, *given, "list", "--json")
+        writer.join()
+        assert result.exit_code == 0, result.output
+        assert len(json.loads(result.output)) == 20_000  # before: the papers of the first MB alone
+
+
 def test_a_named_pipe_nobody_writes_to_is_refused_instead_of_waited_on(tmp_path, monkeypatch):
     import contextlib
     import os

@@ -38,12 +38,33 @@ _BOMS = (  # longest first: UTF-32 LE's mark starts with UTF-16 LE's
 )
 
 
+def _bom_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32, when `data` starts with its byte-order mark."""
+    return next((name for bom, name in _BOMS if data.startswith(bom)), None)
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """The UTF-16 a file without a byte-order mark seems to be in: most characters of Western text have a NUL
+    byte beside them, always on the same side."""
+    head = data[:4096]
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    if odd > len(head) // 4 and even <= odd // 20:
+        return "utf-16-le"
+    if even > len(head) // 4 and odd <= even // 20:
+        return "utf-16-be"
+    return None
+
+
 def _decode(path: Path, data: bytes, encoding: str | None) -> str:
     if not encoding:
-        encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+        encoding = _bom_encoding(data)
         if encoding:  # UTF-16 or UTF-32 as its byte-order mark says (the codec drops the mark)
             return _decode(path, data, encoding)
         if b"\x00" in data:
+            if guess := _utf16_without_bom(data):
+                raise ReadError(
+                    f"{path}: contains NUL bytes, as UTF-16 text without a byte-order mark does; try --encoding {guess}"
+                )
             raise ReadError(f"{path}: looks like a binary file (contains NUL bytes), not a paper list")
         try:
             return data.decode("utf-8")  # a UTF-8 byte-order mark goes in parse_text
@@ -76,25 +97,28 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 FIFO_WAIT = 10.0  # seconds a named pipe may take before something is written into it
 STREAM_LIMIT = 2 << 30  # bytes read from a pipe or a device at most: an endless one is refused, not read forever
+_CHUNK = 1 << 20
 
 
-def read_bytes(path: Path) -> bytes:
+def read_bytes(path: Path, encoding: str | None = None) -> bytes:
+    """The file's bytes; a pipe or a device is read to its end as text in `encoding` (None: UTF-8, or what a
+    byte-order mark says), see _read_stream."""
     try:
         if path.is_dir():  # open() on a directory fails differently on each system
             raise IsADirectoryError(path)
         if stat.S_ISFIFO(os.stat(path).st_mode):
-            return _read_fifo(path)
+            return _read_fifo(path, encoding)
         with open(path, "rb") as handle:
             if stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return handle.read()
             if handle.isatty():
                 raise ReadError(f"{path}: is a terminal, not a paper file (give a file, or pipe one in)")
-            return _read_stream(path, handle)
+            return _read_stream(path, handle, encoding)
     except OSError as exc:
         raise ReadError(unreadable(path, exc, "paper file")) from None
 
 
-def _read_fifo(path: Path) -> bytes:
+def _read_fifo(path: Path, encoding: str | None) -> bytes:
     """A named pipe (or `<(command)`): opening it waits for a writer, which may never come, so it is opened
     without waiting and given FIFO_WAIT seconds to deliver something."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
@@ -108,19 +132,22 @@ def _read_fifo(path: Path) -> bytes:
         os.close(fd)
         raise
     with handle:
-        return _read_stream(path, handle)
+        return _read_stream(path, handle, encoding)
 
 
-def _read_stream(path: Path, handle: BinaryIO) -> bytes:
-    """A device or a pipe, read to its end, or to the first chunk holding a NUL byte (which makes it
-    binary): `--papers /dev/zero` stops at once instead of filling the memory; an endless stream of text
-    stops at STREAM_LIMIT."""
+def _read_stream(path: Path, handle: BinaryIO, encoding: str | None) -> bytes:
+    """A device or a pipe, read to its end. Read as UTF-8, the first chunk holding a NUL byte (which makes it
+    binary) is the last, so `--papers /dev/zero` stops at once instead of filling the memory; in UTF-16 or
+    UTF-32 NUL bytes are text, and a chunk of nothing else is the last. An endless stream of text stops at
+    STREAM_LIMIT."""
     chunks = []
     size = 0
-    while chunk := handle.read(1 << 20):
+    head = b""  # where a byte-order mark would be
+    while chunk := handle.read(_CHUNK):
         chunks.append(chunk)
         size += len(chunk)
-        if b"\0" in chunk:
+        head = head if len(head) == 4 else (head + chunk)[:4]
+        if b"\0" in chunk and (not chunk.strip(b"\0") or not (encoding or _bom_encoding(head))):
             break
         if size > STREAM_LIMIT:
             raise ReadError(
@@ -250,7 +277,7 @@ def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> Pa
     """Read a paper file. Every failure is a ReadError with a one-line message naming the file."""
     path = Path(path)
     stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
-    data = read_bytes(path)
+    data = read_bytes(path, encoding)
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
     text = _decode(path, data, encoding)
