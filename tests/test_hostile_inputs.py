@@ -160,6 +160,21 @@ def test_utf16_through_a_pipe_is_read_to_its_end(tmp_path):
         assert len(json.loads(result.output)) == 20_000  # before: the papers of the first MB alone
 
 
+def test_a_pipe_whose_program_is_slow_to_write_is_waited_for(tmp_path, monkeypatch):
+    import os
+
+    from readlist.core.papers import reader
+
+    monkeypatch.setattr(reader, "FIFO_WAIT", 0.5)
+    fifo = tmp_path / "papers.fifo"
+    os.mkfifo(fifo)
+    writer = feed_pipe(fifo, b"A paper about graphs.\n", after=1.5)  # as <(sort big.txt) would, taking its time
+    result = run("--papers", str(fifo), "--db", str(tmp_path / "db.json"), "list")
+    writer.join()
+    assert result.exit_code == 0, result.output  # before: refused, as if nobody wrote into it
+    assert "A paper about graphs" in result.output
+
+
 def test_a_named_pipe_nobody_writes_to_is_refused_instead_of_waited_on(tmp_path, monkeypatch):
     import contextlib
     import os

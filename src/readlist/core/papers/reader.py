@@ -6,8 +6,8 @@ import codecs
 import hashlib
 import os
 import re
-import select
 import stat
+import time
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -95,7 +95,8 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-FIFO_WAIT = 10.0  # seconds a named pipe may take before something is written into it
+FIFO_WAIT = 10.0  # seconds a named pipe may go without a program opening it for writing
+FIFO_POLL = 0.05  # seconds between looks for that program
 STREAM_LIMIT = 2 << 30  # bytes read from a pipe or a device at most: an endless one is refused, not read forever
 _CHUNK = 1 << 20
 
@@ -119,30 +120,46 @@ def read_bytes(path: Path, encoding: str | None = None) -> bytes:
 
 
 def _read_fifo(path: Path, encoding: str | None) -> bytes:
-    """A named pipe (or `<(command)`): opening it waits for a writer, which may never come, so it is opened
-    without waiting and given FIFO_WAIT seconds to deliver something."""
+    """A named pipe, `<(command)` or a piped standard input. Opening one for reading waits until a program
+    opens it for writing, which may never happen: it is opened without waiting instead, and one that no program
+    holds open for writing is given FIFO_WAIT seconds to gain one. Then it is read to its end, however long
+    the program takes to write (`<(sort big.txt)`), as any reader of a pipe would."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     try:
-        ready, _, _ = select.select([fd], [], [], FIFO_WAIT)
-        if not ready:
-            raise ReadError(f"{path}: nothing was written into this pipe within {FIFO_WAIT:g} s; nothing read")
+        start = _first_bytes(path, fd)
         os.set_blocking(fd, True)
         handle = os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
     with handle:
-        return _read_stream(path, handle, encoding)
+        return _read_stream(path, handle, encoding, start)
 
 
-def _read_stream(path: Path, handle: BinaryIO, encoding: str | None) -> bytes:
+def _first_bytes(path: Path, fd: int) -> bytes:
+    """The first bytes in a pipe opened without waiting, or b"" when a program holds it open for writing but
+    has written nothing yet. An empty read means that no program holds it open for writing (yet)."""
+    deadline = time.monotonic() + FIFO_WAIT
+    while True:
+        try:
+            data = os.read(fd, _CHUNK)
+        except BlockingIOError:  # empty, with a writer: what comes is waited for
+            return b""
+        if data:
+            return data
+        if time.monotonic() >= deadline:
+            raise ReadError(f"{path}: nothing was written into this pipe within {FIFO_WAIT:g} s; nothing read")
+        time.sleep(FIFO_POLL)
+
+
+def _read_stream(path: Path, handle: BinaryIO, encoding: str | None, start: bytes = b"") -> bytes:
     """A device or a pipe, read to its end. Read as UTF-8, the first chunk holding a NUL byte (which makes it
     binary) is the last, so `--papers /dev/zero` stops at once instead of filling the memory; in UTF-16 or
     UTF-32 NUL bytes are text, and a chunk of nothing else is the last. An endless stream of text stops at
     STREAM_LIMIT."""
-    chunks = []
-    size = 0
-    head = b""  # where a byte-order mark would be
+    chunks = [start]
+    size = len(start)
+    head = start[:4]  # where a byte-order mark would be
     while chunk := handle.read(_CHUNK):
         chunks.append(chunk)
         size += len(chunk)
