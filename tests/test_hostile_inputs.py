@@ -245,6 +245,19 @@ def test_a_link_holding_braces_or_a_backslash_is_shown_and_exported_as_written(t
     assert entry["url"] == "https://example.org/data%7Bb%7D/x%5Cd/y"  # whole, and verbatim-safe
 
 
+def test_a_link_that_starts_another_leaves_the_other_whole(tmp_path, write_file):
+    code, data = "https://example.org/x", "https://example.org/x/y\\d{b}/z"
+    papers = write_file(f"Code at {code} and data at {data} for all.\n")
+    common = ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    shown = run(*common, "show", "#1", "--json")
+    assert shown.exit_code == 0, shown.output
+    paper = json.loads(shown.output)
+    assert paper["urls"] == [code, data]
+    assert paper["plain"] == f"Code at {code} and data at {data} for all."  # before: .../x/yḅ/z
+    exported = run(*common, "export", "--all", "--format", "md")
+    assert f"> Code at {code} and data at {data} for all." in exported.output
+
+
 HIDDEN = {
     "\u009b": "a C1 CSI",
     "\u009d": "a C1 OSC",

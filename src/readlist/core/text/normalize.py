@@ -254,8 +254,9 @@ def to_plain(text: str) -> str:
     """The display and search form of an abstract: one line, Unicode, no markup noise."""
     text = normalize_ws(strip_control(text))
     urls = find_urls(text)
-    # Keep links out of the LaTeX and Markdown passes (underscores and tildes are common in them).
-    for n, url in enumerate(urls):
+    # Keep links out of the LaTeX and Markdown passes (underscores and tildes are common in them); a link that
+    # starts another (https://x.org/a, https://x.org/a/b\d) goes after it, which would leave the rest exposed.
+    for n, url in sorted(enumerate(urls), key=lambda found: -len(found[1])):
         text = text.replace(url, f"\x00{n}\x00")
     if "~" in text:  # LaTeX's tie: "Models~(LLMs)", "work~\cite{x}" (links are set aside above)
         text = _TIE.sub(" ", text)
