@@ -567,7 +567,7 @@ async def test_a_search_that_fails_is_one_notice_and_the_window_keeps_running(tm
 
     def search(self, text, *args, **kwargs):
         if "boom" in text:
-            raise OverflowError("unsigned short is greater than maximum")
+            raise OverflowError("unsigned short is\ngreater than \x1b[31mmaximum")  # as if quoting a paper
         return searched(self, text, *args, **kwargs)
 
     monkeypatch.setattr(SearchIndex, "search", search)

@@ -18,6 +18,7 @@ from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.drafts import Drafts, drafts_dir
 from ..core.store.store import Store
+from ..core.text.normalize import strip_control
 from .commands import ActionCommands, PaperCommands
 from .display import STICKY
 from .screens.main import MainScreen
@@ -191,7 +192,7 @@ class ReadlistApp(App):
         the app keeps running: none of them writes annotations, so notes and marks stay as they are (Textual's
         default, a traceback and quitting, would close an open note dialog)."""
         what = _TASKS.get(worker.group, "A background task")
-        error = " ".join(str(worker.error).split())
+        error = " ".join(strip_control(str(worker.error)).split())  # one line, whatever the exception holds
         message = f"{what} stopped on an error ({type(worker.error).__name__}: {cut_label(error, 200)})"
         self.notify(message, severity="error", timeout=STICKY, markup=False)
 
