@@ -414,6 +414,55 @@ def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_i
     assert old in v2("list", "--missing").stdout and json.loads(v2("show", "#1", "--json").stdout)["note"] == ""
 
 
+def test_reattach_onto_a_paper_with_annotations_of_its_own_joins_them_and_undo_parts_them_again(run, tmp_path):
+    from readlist.core.papers.reader import parse_text
+
+    assert run("note", "#1", "--text", "first thoughts").exit_code == 0
+    assert run("tag", "#1", "+method").exit_code == 0
+    fixed = tmp_path / "v2.txt"
+    fixed.write_text(PAPERS.replace("learned routing matches", "learned routing closely matches"))
+
+    def v2(*args):
+        return CliRunner().invoke(cli, ["--papers", str(fixed), "--db", str(run.db), *args])
+
+    assert "re-attached" in v2("list").stderr
+    # A window still showing the old text annotated the paper again under its old id (as readlist did).
+    Store(run.db).update(parse_text(PAPERS).papers[0], starred=True, note="second thoughts", tags=["later"])
+    old = run.ids[0]
+    assert old in v2("list", "--missing").stdout
+    joined = v2("reattach", old, "#1")
+    assert joined.exit_code == 0, joined.output  # before: refused, "#1 has annotations of its own"
+    assert joined.stdout.startswith(f"joined the annotations of {old} with those of #1; both notes kept")
+    data = json.loads(v2("show", "#1", "--json").stdout)
+    assert "first thoughts" in data["note"] and "second thoughts" in data["note"] and data["starred"]
+    assert set(data["tags"]) == {"method", "later", "conflict"} and v2("list", "--missing").stdout == ""
+    assert v2("undo").exit_code == 0  # one step: both records as they were
+    data = json.loads(v2("show", "#1", "--json").stdout)
+    assert (data["note"], data["tags"], data["starred"]) == ("first thoughts", ["method"], False)
+    assert json.loads(v2("show", old, "--json").stdout)["note"] == "second thoughts"
+
+
+def test_two_paper_files_holding_versions_of_one_paper_leave_its_annotations_where_they_are(run, tmp_path):
+    assert run("note", "#1", "--text", "kept").exit_code == 0
+    other = tmp_path / "v2.txt"
+    other.write_text(PAPERS.replace("learned routing matches", "learned routing closely matches"))
+
+    def on(path, *args):
+        return CliRunner().invoke(cli, ["--papers", str(path), "--db", str(run.db), *args])
+
+    assert "re-attached" in on(other, "list").stderr  # the first time: to the version in the other file
+    logged = on(other, "log", "--json").stdout
+    for _ in range(2):
+        for path in (tmp_path / "papers.txt", other):
+            result = on(path, "list", "--json")
+            assert result.exit_code == 0 and result.stderr == ""  # before: re-attached on every command
+            assert json.loads(result.stdout)[0]["note"] == "kept"  # both files show it
+            assert on(path, "list", "--missing").stdout == ""
+    assert on(other, "log", "--json").stdout == logged  # nothing new logged
+    other.unlink()  # the other file gone: the annotations go back to the version still read
+    assert "re-attached" in run("list").stderr and listed(run)[0]["note"] == "kept"
+
+
 def test_the_log_names_a_paper_whose_text_changed_by_its_place_in_the_list(run, tmp_path):
     assert run("star", "#1").exit_code == 0
     fixed = tmp_path / "v2.txt"
@@ -615,24 +664,3 @@ def test_a_variable_set_but_empty_is_refused_rather_than_falling_back_to_the_use
     result = CliRunner().invoke(cli, ["star", "#1"], env={variable: ""})
     assert result.exit_code == 2
     assert result.stderr == f"readlist: {variable} is set but empty (unset it to use the default)\n"
-
-
-def test_reattach_joins_a_missing_papers_annotations_with_those_the_paper_has(run, tmp_path):
-    assert run("note", "#1", "--text", "first thoughts").exit_code == 0 and run("tag", "#1", "+a").exit_code == 0
-    old = run.ids[0]
-    rewritten = tmp_path / "v2.txt"
-    rewritten.write_text(PAPERS.replace("We study sparse attention", "Rewritten: we examine routed attention"))
-
-    def v2(*args):
-        return CliRunner().invoke(cli, ["--papers", str(rewritten), "--db", str(run.db), *args])
-
-    assert v2("note", "#1", "--text", "second thoughts").exit_code == 0 and v2("tag", "#1", "+b").exit_code == 0
-    joined = v2("reattach", old, "#1")
-    assert joined.exit_code == 0, joined.output
-    assert joined.stdout.startswith(f"joined the annotations of {old} with:")
-    data = json.loads(v2("show", "#1", "--json").stdout)
-    assert "first thoughts" in data["note"] and "second thoughts" in data["note"]
-    assert {"a", "b"} <= set(data["tags"]) and v2("list", "--missing").stdout == ""
-    assert v2("undo").exit_code == 0  # one step: each record back as it was
-    assert json.loads(v2("show", "#1", "--json").stdout)["note"] == "second thoughts"
-    assert old in v2("list", "--missing").stdout

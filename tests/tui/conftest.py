@@ -30,6 +30,13 @@ def make_app(tmp_path: Path, text: str | None = PAPERS, *, bundled: bool = False
     return app
 
 
+def app_on_a_paper_file(tmp_path) -> tuple[Path, ReadlistApp]:
+    """An app on a paper file of its own (not text), which it watches for changes."""
+    papers_file = tmp_path / "papers.txt"
+    papers_file.write_text(PAPERS)
+    return papers_file, ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+
+
 @pytest.fixture
 def app(tmp_path):
     return make_app(tmp_path)

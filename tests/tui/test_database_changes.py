@@ -1,10 +1,18 @@
-"""The TUI while another program changes its database: a newer readlist's file is never written over."""
+"""The TUI while another program changes its database: a newer readlist's file is never written over, and a
+paper whose annotations another readlist re-attached is followed to its new id."""
 
 from __future__ import annotations
 
 import json
 
-from .conftest import make_app, settle
+from click.testing import CliRunner
+
+from readlist.cli import cli
+from readlist.core.papers.reader import read_papers
+from readlist.core.store.store import Store
+from readlist.tui.screens.dialogs.note import NoteScreen
+
+from .conftest import PAPERS, app_on_a_paper_file, make_app, settle
 
 
 async def test_a_newer_readlists_file_put_in_place_while_open_is_left_alone_by_polls_and_keys(tmp_path):
@@ -29,39 +37,29 @@ async def test_a_newer_readlists_file_put_in_place_while_open_is_left_alone_by_p
         assert app.store.get(app.papers.papers[1].id).starred  # kept in memory
 
 
-async def test_a_star_and_a_note_follow_annotations_another_readlist_re_attached(tmp_path):
-    from click.testing import CliRunner
-    from textual.widgets import TextArea
+async def test_a_paper_edited_while_open_and_re_attached_by_another_readlist_is_starred_and_noted_there(tmp_path):
+    papers_file, app = app_on_a_paper_file(tmp_path)
+    db = tmp_path / "db.json"
 
-    from readlist.cli import cli
-    from readlist.core.papers.reader import read_papers
-    from readlist.core.store.store import Store
-    from readlist.tui.app import ReadlistApp
-    from readlist.tui.screens.dialogs.note import NoteScreen
+    def readlist(*args):
+        return CliRunner().invoke(cli, ["--papers", str(papers_file), "--db", str(db), *args])
 
-    from .conftest import PAPERS
-
-    papers_file, db = tmp_path / "papers.txt", tmp_path / "db.json"
-    papers_file.write_text(PAPERS)
-    app = ReadlistApp(read_papers(papers_file), db, cursor_blink=False)
-    old = app.papers.papers[0]
-    Store(db).set_note(old, "first thoughts")
+    assert readlist("note", "#2", "--text", "first thoughts").exit_code == 0
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        papers_file.write_text(PAPERS.replace("needs four steps", "needs only four steps"))  # a typo fixed
-        listed = CliRunner().invoke(cli, ["--papers", str(papers_file), "--db", str(db), "list"])
-        assert listed.exit_code == 0  # which re-attaches #1's note to its new id
-        new_id = read_papers(papers_file).papers[0].id
-        assert Store(db).get(new_id).note == "first thoughts"
+        await app.poll_store()  # the note was written after the window read the database
+        await pilot.press("j")
+        await settle(pilot)
+        # A typo fixed in #2, and another readlist reading the file moves the note to the paper's new id.
+        papers_file.write_text(PAPERS.replace("as a remedy.", "as a remedy, with bounds."))
+        assert "re-attached the annotations of #2" in readlist("list").stderr
         await app.poll_store()
         await pilot.press("s", "n")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen) and app.screen.text == "first thoughts"  # before: empty
+        await pilot.press(*" and more", "ctrl+s")
         await settle(pilot)
-        assert isinstance(app.screen, NoteScreen)
-        area = app.screen.query_one(TextArea)
-        assert area.text == "first thoughts"  # the note as it is, not an empty one
-        area.insert("\nmore")
-        await pilot.press("ctrl+s")
-        await settle(pilot)
-    record = Store(db).get(new_id)
-    assert record.starred and record.note == "first thoughts\nmore"
-    assert Store(db).get(old.id).is_default  # nothing split off under the old id
+    new = read_papers(papers_file).papers[1]
+    store = Store(db)
+    assert store.get(new.id).starred and store.get(new.id).note == "first thoughts and more"
+    assert len(store.all()) == 1  # nothing under the old id

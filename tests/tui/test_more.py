@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 
 from readlist.core.store.store import Store
-from readlist.tui.app import ReadlistApp
 from readlist.tui.display import STICKY
 from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import PAPERS, make_app, screen_text, settle, wait_until
+from .conftest import PAPERS, app_on_a_paper_file, make_app, screen_text, settle, wait_until
 
 
 async def test_typing_filters_and_highlights_matches(tmp_path):
@@ -365,15 +364,6 @@ async def test_search_results_follow_tag_edits(app):
         await pilot.press("t", *["backspace"] * 9, *"other", "enter")
         await settle(pilot)
         assert app.main_screen.matches == 0
-
-
-def app_on_a_paper_file(tmp_path) -> tuple[Path, ReadlistApp]:
-    """An app on a paper file of its own (not text), which it watches for changes."""
-    from readlist.core.papers.reader import read_papers
-
-    papers_file = tmp_path / "papers.txt"
-    papers_file.write_text(PAPERS)
-    return papers_file, ReadlistApp(read_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
 
 
 async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_restart(tmp_path):

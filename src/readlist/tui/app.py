@@ -153,13 +153,6 @@ class ReadlistApp(App):
             self.notify(message, severity="error", timeout=STICKY, markup=False)
         self._notices_shown = len(self.store.notices)
         if changed:
-            moved = await loop.run_in_executor(self._writer, self.store.follow_moves)
-            if moved:
-                message = (
-                    f"Another readlist re-attached the annotations of {len(moved)} paper(s) to their new text; "
-                    "changes here follow them"
-                )
-                self.notify(message, severity="warning", timeout=NOTICE, markup=False)
             self.main_screen.refresh_all()
 
     def _paper_file_state(self, watched: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:

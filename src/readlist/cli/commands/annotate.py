@@ -216,8 +216,10 @@ def log_command(ctx: Context, limit: int, as_json: bool) -> None:
         return
     by_id = ctx.paper_list.by_id
     renamed = current_ids(ctx.store.events())  # a paper's id now, after its text changed
+    shown = ctx.store.shown_as()  # and the paper of this list showing it, when it is another file's version
     for event in events:
-        paper = by_id.get(renamed.get(event.paper, event.paper))
+        record = renamed.get(event.paper, event.paper)
+        paper = by_id.get(shown.get(record, record))
         where = f"#{paper.index} {paper.title}" if paper else f"{event.paper} (not in this paper list)"
         what = event.describe()
         if event.action == "undo":

@@ -18,7 +18,8 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
 
     MISSING is the id (or a unique prefix) shown by `readlist list --missing`; REF is the paper it became
     (an id, a unique id prefix or #N). When REF has annotations of its own, the two are joined as a merge
-    joins them (newer field wins, both notes kept, tags united). `readlist undo` reverts it.
+    joins them: the newer change of each field wins, both notes are kept (tagged conflict), tags are united.
+    `readlist undo` reverts it.
     """
     ann = find_missing(ctx, missing_id)
     if ann is None:
@@ -36,11 +37,15 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
         fail(str(exc))
     joined = not ctx.store.get(paper.id).is_default
     try:
-        moved = ctx.store.move_annotations(ann.id, paper)
+        moved, both_notes = ctx.store.move_annotations(ann.id, paper)
     except ValueError as exc:
         fail(str(exc))
     ctx.saved()
     from ..output import paper_line
 
-    click.echo(f"{'joined' if joined else 'moved'} the annotations of {ann.id} {'with' if joined else 'to'}:")
+    if joined:
+        kept = "; both notes kept, tagged conflict" if both_notes else ""
+        click.echo(f"joined the annotations of {ann.id} with those of #{paper.index}{kept}:")
+    else:
+        click.echo(f"moved the annotations of {ann.id} to:")
     click.echo(paper_line(f"#{paper.index}", paper, moved))

@@ -77,6 +77,7 @@ class Event:
     after: dict = field(default_factory=dict)
     group: str = ""
     undoes: str | None = None  # for action "undo": the group it reverted
+    papers_file: str | None = None  # for action "reattach": the paper file (its full path) the new id is in
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
@@ -88,6 +89,7 @@ class Event:
             after=dict(doc.get("after") or {}),
             group=doc.get("group", ""),
             undoes=doc.get("undoes"),
+            papers_file=doc.get("papers_file") if isinstance(doc.get("papers_file"), str) else None,
         )
 
     def describe(self) -> str:

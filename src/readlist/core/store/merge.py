@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from ..text.normalize import strip_control
 from .annotation import Annotation, Event, cut_label
-from .changes import current_ids, parse_iso
+from .changes import REATTACH, current_ids, follow_reattach, parse_iso
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
@@ -293,6 +293,38 @@ def merge_annotation(
     return replace(a, **changes), conflict
 
 
+History = tuple[Logged, dict[str, dict[str, datetime]], dict[str, TagTimes]]  # field times, replaced notes, tags
+
+
+def _history(events: Sequence[Event], renames: Mapping[str, str]) -> History:
+    """What the merge's rules read from one log (oldest first), per paper id: see `_field_times`,
+    `_replaced_notes` and `_tag_changes`."""
+    return _field_times(events, renames), _replaced_notes(events, renames), _tag_changes(events, renames)
+
+
+def _join(records: Sequence[Annotation], history: History) -> tuple[Annotation, bool]:
+    """Records combined into the first's id by the merge's rules, the first winning ties; whether two notes
+    were both kept. Records of several ids (a paper's record and one made under its earlier id) read the
+    notes replaced and the tags taken off on either."""
+    if len(records) == 1:
+        return records[0], False
+    times, replaced, tag_changes = history
+    ids = dict.fromkeys(record.id for record in records)
+    notes: dict[str, datetime] = {}
+    tags: TagTimes = {}
+    for pid in ids:
+        for text, moment in replaced.get(pid, {}).items():
+            notes[text] = max(notes.get(text, _OLDEST), moment)
+        for tag, (added, removed) in tag_changes.get(pid, {}).items():
+            seen = tags.get(tag, (_OLDEST, _OLDEST))
+            tags[tag] = (max(seen[0], added), max(seen[1], removed))
+    result, conflict = records[0], False
+    for other in records[1:]:
+        result, joined = merge_annotation(result, other, times, times, notes, tags)
+        conflict = conflict or joined
+    return result, conflict
+
+
 def combine_duplicates(
     docs: Iterable[Mapping[str, Any]], events: Iterable[Event]
 ) -> tuple[dict[str, Annotation], dict[str, int]]:
@@ -306,21 +338,29 @@ def combine_duplicates(
     if not several:
         return {paper: group[0] for paper, group in groups.items()}, {}
     events = list(events)
-    renames = _renames(events)
-    times, replaced, tag_changes = (
-        _field_times(events, renames),
-        _replaced_notes(events, renames),
-        _tag_changes(events, renames),
-    )
-    combined: dict[str, Annotation] = {}
-    for paper, group in groups.items():
-        result = group[0]
-        for other in group[1:]:
-            result, _ = merge_annotation(
-                result, other, times, times, replaced.get(paper, {}), tag_changes.get(paper, {})
-            )
-        combined[paper] = result
-    return combined, several
+    history = _history(events, _renames(events))
+    return {paper: _join(group, history)[0] for paper, group in groups.items()}, several
+
+
+def join_records(target: Annotation, other: Annotation, events: Iterable[Event]) -> tuple[Annotation, bool]:
+    """Two records of one paper under two ids (say one kept under the paper's earlier id, annotated again
+    after the paper's record moved to its new id) joined under `target`'s id by the merge's rules: the newer
+    change of each field wins by the log (oldest first), both notes are kept, tags united. Whether both notes
+    were kept (the result is then tagged `conflict`)."""
+    return _join([target, other], _history(_at_current_ids(list(events)), {}))
+
+
+def _at_current_ids(events: Sequence[Event]) -> list[Event]:
+    """The log (oldest first) with each entry under the id its record has now: a re-attachment takes the
+    entries made before it to the new id, while those made later under the old id stay there (another record)."""
+    renames: dict[str, str] = {}
+    out: list[Event] = []
+    for event in reversed(events):
+        if event.action == REATTACH:
+            follow_reattach(renames, event.before.get("id"), event.after.get("id"))
+        paper = renames.get(event.paper, event.paper)
+        out.append(event if paper == event.paper else replace(event, paper=paper))
+    return out[::-1]
 
 
 def merge(

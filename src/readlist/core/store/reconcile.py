@@ -1,46 +1,69 @@
 """Re-attaching annotations after the paper file changed: the change that moves each annotated paper's
 record to the new id of its paper (found by its snippet, see `reattach`), and what to tell the user.
-`Store.reconcile` commits it under the file lock; nothing here reads or writes the database."""
+`Store.reconcile` commits it under the file lock; nothing here reads or writes the database.
+
+Each re-attachment is logged with the paper file it was made for (its full path, when the list was read
+from a regular file). A record re-attached for another paper file that still exists is that file's paper:
+it is not re-attached away from it (two lists holding two versions of one paper would otherwise take its
+annotations back and forth on every command), and a list holding the paper's earlier version shows it
+under that version (see `followed_records`), as a window still showing a paper file's earlier version
+does after another readlist re-attached its annotations to the edited one.
+"""
 
 from __future__ import annotations
 
+import os
 import uuid
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..text.normalize import quoted, strip_control
 from .annotation import Annotation, cut_label, snippet_of, title_of
-from .changes import REATTACH, Change, iso
+from .changes import REATTACH, Change, follow_reattach, iso
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
 
 
 def reconcile_change(
-    annotations: dict[str, Annotation], papers: PaperList, now: datetime, quiet_repeats: bool = False
+    annotations: dict[str, Annotation],
+    papers: PaperList,
+    now: datetime,
+    quiet_repeats: bool = False,
+    held: Container[str] = frozenset(),
+    followed: Mapping[str, str] | None = None,
 ) -> tuple[Change | None, list[str]]:
     """The change re-attaching annotations whose paper text changed (new id), None when there is none, and the
     messages saying what moved and how many stay orphans (kept, never deleted). With `quiet_repeats`, orphans
-    a search found nothing for before, with the same papers, go unmentioned."""
+    a search found nothing for before, with the same papers, go unmentioned. Records in `held` (see
+    `held_elsewhere`) stay where they are: no orphans when the list shows them, by `followed` (a paper of the
+    list -> the record holding its annotations), under a paper of its own, which is then taken by no other."""
     by_id = papers.by_id
+    followed = followed or {}
     messages: list[str] = []
     when, group = iso(now), uuid.uuid4().hex[:12]
     change = Change()
     lost = [ann for pid, ann in annotations.items() if pid not in by_id and not ann.is_default]
+    kept = {ann.id for ann in lost if ann.id in held}
+    shown = kept & set(followed.values())
     matcher, searched = None, None
     if lost:
-        searched = search_key(papers.papers, annotations, [(ann.id, ann.snippet) for ann in lost])
+        searched = search_key(papers.papers, annotations, [(_held(ann.id, kept), ann.snippet) for ann in lost])
         if found_nothing_before(searched):  # the same papers, the same lost annotations: no match
-            if not quiet_repeats:
-                messages.append(orphans_message(len(lost), papers))
+            if not quiet_repeats and len(lost) > len(shown):
+                messages.append(orphans_message(len(lost) - len(shown), papers))
             lost, searched = [], None
-        else:
-            untouched = [p for p in papers.papers if p.id not in annotations or annotations[p.id].is_default]
+        elif len(lost) > len(kept):
+            taken = {pid for pid, record in followed.items() if record in kept}  # shown with its annotations
+            untouched = [p for p in papers.papers if p.id not in taken and _untouched(annotations.get(p.id))]
             matcher = Matcher({p.id: snippet_of(p.text) for p in untouched})
     orphans = 0
+    here = papers_file(papers)
     for ann in lost:
-        new = matcher.find(ann.snippet)
+        new = None if matcher is None or ann.id in kept else matcher.find(ann.snippet)
         if new is None:
-            orphans += 1
+            orphans += ann.id not in shown
             continue
         matcher.claim(new)
         if new in annotations:  # an emptied record of its own (starred, then not): filled, not renamed
@@ -49,10 +72,8 @@ def reconcile_change(
         else:
             change.renames.append((ann.id, new))
             change.sets[new] = {"snippet": snippet_of(by_id[new].text)}
-        change.events.append(
-            {"time": when, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
-            | {"group": group}
-        )
+        event = {"time": when, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
+        change.events.append(event | {"group": group} | ({"papers_file": here} if here else {}))
         messages.append(reattached_message(by_id[new], ann))
     for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
         if pid in by_id and ann.snippet != (snippet := snippet_of(by_id[pid].text)):
@@ -62,6 +83,58 @@ def reconcile_change(
     if searched is not None and not any(event["action"] == REATTACH for event in change.events):
         remember_nothing_found(searched)
     return (change if change.sets or change.renames else None), messages
+
+
+def _untouched(ann: Annotation | None) -> bool:
+    return ann is None or ann.is_default
+
+
+def _held(pid: str, kept: Container[str]) -> str:
+    """A lost record's id as a search key sees it: one left where it is counts apart, so that a search
+    skipped while it was held is made again once it no longer is."""
+    return f"{pid} held" if pid in kept else pid
+
+
+def papers_file(papers: PaperList) -> str | None:
+    """The full path of the regular file the list was read from; None for text, a pipe or a device."""
+    return os.path.realpath(papers.path) if papers.stamp is not None else None
+
+
+def held_elsewhere(reattachments: Iterable[Mapping[str, Any]], here: str | None) -> frozenset[str]:
+    """Ids whose record the newest re-attachment to them made for a paper file other than `here` (this list's,
+    None when it was not read from a file) that still exists. `reattachments`: their log documents, oldest first."""
+    owners: dict[str, str] = {}
+    for doc in reattachments:
+        old, new, path = doc.get("before", {}).get("id"), doc.get("after", {}).get("id"), doc.get("papers_file")
+        owners.pop(old, None)
+        if isinstance(new, str) and isinstance(path, str):
+            owners[new] = path
+        elif isinstance(new, str):
+            owners.pop(new, None)
+    exists = {path: path != here and os.path.exists(path) for path in set(owners.values())}
+    return frozenset(pid for pid, path in owners.items() if exists[path])
+
+
+def followed_records(
+    paper_ids: Container[str], record_of: Callable[[str], dict | None], reattachments: Iterable[Mapping[str, Any]]
+) -> dict[str, str]:
+    """Papers of a list whose record a re-attachment (`reattachments`: log documents, oldest first) moved to an
+    id the list does not hold, which has a record: their id -> that record's. Their own id holds no record, or
+    an empty one. So a window still showing a paper file's earlier version, after another readlist re-attached
+    the annotations to the edited one, reads and changes them there; and a list holding a paper's earlier
+    version shows the annotations another paper file holds (see `held_elsewhere`)."""
+    renames: dict[str, str] = {}
+    for doc in reversed(list(reattachments)):
+        follow_reattach(renames, doc.get("before", {}).get("id"), doc.get("after", {}).get("id"))
+    followed: dict[str, str] = {}
+    for old, new in renames.items():
+        if old == new or old not in paper_ids or new in paper_ids or record_of(new) is None:
+            continue
+        own = record_of(old)
+        if own is None or Annotation.from_doc(own).is_default:
+            followed[old] = new
+    records = Counter(followed.values())
+    return {old: new for old, new in followed.items() if records[new] == 1}  # never one record for two papers
 
 
 def reattached_message(paper: Paper, ann: Annotation) -> str:

@@ -17,7 +17,7 @@ from tinydb import TinyDB
 
 from . import compaction as log_compaction
 from .annotation import Annotation
-from .changes import Change
+from .changes import REATTACH, Change
 from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, DocLines, check_current, empty_data
 from .storage import AtomicJSONStorage
 
@@ -54,6 +54,11 @@ class Records:
         """Log documents, newest first."""
         table = self._storage.data[EVENTS]
         return [table[key] for key in sorted(table, key=int, reverse=True)[:limit]]
+
+    def reattach_docs(self) -> list[dict]:
+        """Log documents of re-attachments (a record moved to its paper's new id), oldest first."""
+        table = self._storage.data[EVENTS]
+        return [table[key] for key in sorted((k for k, d in table.items() if d.get("action") == REATTACH), key=int)]
 
     def undoable_event_docs(self) -> list[dict]:
         """Log documents above the undo floor, newest first."""

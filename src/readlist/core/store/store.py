@@ -17,6 +17,11 @@ usual. The merge itself is taken back by restoring that backup: `undo_merge()` d
 nothing logged since the merge is left to undo (and the log was not compacted since). Undo also
 stops below the entries dropped when the log is compacted (`log_compaction`, once it holds over
 10,000 entries).
+
+A paper of the list given to `reconcile` whose record another readlist re-attached to an id this list does
+not hold (the paper file edited while this list was open, or another paper file holding the paper's next
+version; see `reconcile.followed_records`) is read and changed there: `get`, `all` and every change reach
+the record under its new id, shown under the paper's id here, so nothing is split between the two ids.
 """
 
 from __future__ import annotations
@@ -35,10 +40,10 @@ from ..papers.paper import Paper, PaperList
 from ..text.normalize import quoted, strip_control
 from . import backups
 from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
-from .changes import MOVE, UNDO, Change, action_for, clean_changes, current_ids, diff, iso, parse_iso, plan_undo
+from .changes import MOVE, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
 from .database import DatabaseFile
-from .merge import combine_duplicates
-from .reconcile import carried, reconcile_change
+from .merge import join_records
+from .reconcile import carried, followed_records, held_elsewhere, papers_file, reconcile_change
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
 
@@ -57,9 +62,9 @@ class Store:
         self._now = now or _utcnow
         self._lock = threading.RLock()
         self._paper_ids: frozenset[str] | None = None
-        self._aliases: dict[str, str] = {}  # paper id of this list -> id its record was re-attached to elsewhere
         self._file = DatabaseFile(self.path, self._now, self._lock)
         self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every annotation)
+        self._moved: tuple[int, frozenset[str] | None, dict[str, str]] | None = None  # (revision, list, followed)
         self._counts: tuple[int, Container[str], tuple[int, int, int]] | None = None  # (revision, papers, counts)
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
 
@@ -89,16 +94,48 @@ class Store:
 
     def get(self, paper_id: str) -> Annotation:
         with self._lock:
-            doc = self._file.doc(self._aliases.get(paper_id, paper_id))
-            return Annotation(paper_id) if doc is None else Annotation.from_doc(doc)
+            record = self._followed().get(paper_id, paper_id)
+            doc = self._file.doc(record)
+            if doc is None:
+                return Annotation(paper_id)
+            note = Annotation.from_doc(doc)
+            return note if record == paper_id else replace(note, id=paper_id)
 
     def all(self) -> dict[str, Annotation]:
-        """Every annotation by paper id. Built once per change (search asks on every keystroke)."""
+        """Every annotation by paper id (a record followed from a paper of the list under that paper's id).
+        Built once per change (search asks on every keystroke)."""
+        with self._lock:
+            records = self._records()
+            for pid, record in self._followed().items():
+                records[pid] = replace(records.pop(record), id=pid)
+            return records
+
+    def _records(self) -> dict[str, Annotation]:
+        """Every record by its own id."""
         with self._lock:
             revision = self._file.revision
             if self._all is None or self._all[0] != revision:
                 self._all = (revision, {pid: Annotation.from_doc(doc) for pid, doc in self._file.docs().items()})
             return dict(self._all[1])
+
+    def shown_as(self) -> dict[str, str]:
+        """Records shown under another id: record id -> the paper of the list given to `reconcile` whose
+        annotations it holds (see the module docstring)."""
+        with self._lock:
+            return {record: pid for pid, record in self._followed().items()}
+
+    def _followed(self) -> dict[str, str]:
+        """Papers of the list given to `reconcile` whose record another readlist re-attached to an id the list
+        does not hold: paper id -> the record's id (see the module docstring). Worked out once per change."""
+        with self._lock:
+            revision, paper_ids = self._file.revision, self._paper_ids
+            moved = self._moved
+            if moved is None or moved[0] != revision or moved[1] is not paper_ids:
+                followed = {}
+                if paper_ids is not None:
+                    followed = followed_records(paper_ids, self._file.doc, self._file.reattach_docs())
+                moved = self._moved = (revision, paper_ids, followed)
+            return moved[2]
 
     def counts(self, paper_ids: Container[str]) -> tuple[int, int, int]:
         """(read, reading, starred) over the annotations of these papers, read straight from the documents;
@@ -109,8 +146,10 @@ class Store:
             if cached is not None and cached[0] == revision and cached[1] is paper_ids:
                 return cached[2]
             read = reading = starred = 0
+            shown = self.shown_as()  # a followed record counts as its paper
             for doc in self._file.doc_values():
-                if doc.get("id") in paper_ids:
+                pid = doc.get("id")
+                if pid in paper_ids or (pid in shown and shown[pid] in paper_ids):
                     status = doc.get("status")
                     read += status == "read"
                     reading += status == "reading"
@@ -133,31 +172,27 @@ class Store:
         with self._lock:
             if self._paper_ids is None:
                 return []
-            followed = set(self._aliases.values())
-            return [
-                ann
-                for pid, ann in self.all().items()
-                if pid not in self._paper_ids and pid not in followed and not ann.is_default
-            ]
+            return [ann for pid, ann in self.all().items() if pid not in self._paper_ids and not ann.is_default]
 
     # ----- changing annotations ---------------------------------------------------------------------
 
     def _changes_for(self, items: Iterable[tuple[Paper, dict[str, Any]]]) -> Change | None:
         now, group = iso(self._now()), uuid.uuid4().hex[:12]
         change = Change()
+        followed = self._followed()
         for paper, wanted in items:
             current = self.get(paper.id)
             before, after = diff(current, wanted, now)
             if not after:
                 continue
             fields = {**after, "updated": now}
+            record = followed.get(paper.id, paper.id)
             text = getattr(paper, "text", "")
-            if text and snippet_of(text) != current.snippet:
+            if text and record == paper.id and snippet_of(text) != current.snippet:  # a followed record has its own
                 fields["snippet"] = snippet_of(text)
-            pid = self._aliases.get(paper.id, paper.id)  # a record re-attached elsewhere meanwhile: written there
-            change.sets[pid] = fields
+            change.sets[record] = fields
             change.events.append(
-                {"time": now, "paper": pid, "action": action_for(after), "before": before, "after": after}
+                {"time": now, "paper": record, "action": action_for(after), "before": before, "after": after}
                 | {"group": group}
             )
         return change if change.sets else None
@@ -183,52 +218,35 @@ class Store:
 
         return self._file.commit(build)
 
-    def move_annotations(self, old_id: str, paper: Paper) -> Annotation:
+    def move_annotations(self, old_id: str, paper: Paper) -> tuple[Annotation, bool]:
         """Move everything the user set on a missing paper (`old_id`, not in the list) to `paper`: by hand, what
-        `reconcile` does when it recognises a paper. When `paper` has annotations of its own, the two records
-        are joined by the merge's rules (newer field wins, both notes kept, tags united). One undoable step;
-        the read date goes along. Raises ValueError when there is nothing to move."""
+        `reconcile` does when it recognises a paper. When `paper` has annotations of its own, the two are joined
+        by the merge's rules (the newer change of each field wins, both notes are kept, tags united). One
+        undoable step; the read date goes along. Returns the paper's annotation and whether both notes were
+        kept (it is then tagged `conflict`). Raises ValueError when there is nothing to move."""
+        conflict = False
 
         def build():
+            nonlocal conflict
             source, target = self.get(old_id), self.get(paper.id)
             if source.is_default:
                 raise ValueError(f"{old_id}: no annotations to move")
-            joined = source if target.is_default else self._joined(target, source)
+            record = self._followed().get(paper.id, paper.id)
+            joined = source
+            if not target.is_default:
+                history = [Event.from_doc(doc) for doc in reversed(self._file.event_docs())]
+                joined, conflict = join_records(replace(target, id=record), source, history)
             moved = {key: value for key, value in carried(joined).items() if key in EDITABLE}
             cleared = {key: value for key, value in carried(Annotation(old_id)).items() if key in EDITABLE}
             change = self._changes_for([(paper, moved), (_Missing(old_id), cleared)])
-            if change is not None and joined.read_at:  # read then, not now
-                change.sets[paper.id]["read_at"] = joined.read_at
-                change.events[0]["after"]["read_at"] = joined.read_at
+            if change is not None and joined.status == "read" and joined.read_at not in (None, target.read_at):
+                _read_then(change, record, target.read_at, joined.read_at)
             for event in change.events if change is not None else ():  # logged as a move, on both papers
                 event["action"] = MOVE
             return None, change
 
         self._file.commit(build)
-        return self.get(paper.id)
-
-    def _joined(self, target: Annotation, source: Annotation) -> Annotation:
-        """Two records of one paper as one, by the merge's rules; the log tells which field changed last."""
-        docs = [target.to_doc(), replace(source, id=target.id).to_doc()]
-        return combine_duplicates(docs, self.events()[::-1])[0][target.id]
-
-    def follow_moves(self) -> dict[str, str]:
-        """Papers of the list last given to `reconcile` whose annotations another readlist re-attached to a new
-        id (its paper file changed while this one keeps the old text): read and written under the new id from
-        now on, so that a star or a note lands on the record that holds the rest. Returns those found now."""
-        with self._lock:
-            ids = self._paper_ids or frozenset()
-            found = {
-                old: new
-                for old, new in current_ids(self.events()).items()
-                if old in ids
-                and new not in ids
-                and old not in self._aliases
-                and self._file.doc(old) is None
-                and self._file.doc(new) is not None
-            }
-            self._aliases.update(found)
-        return found
+        return self.get(paper.id), conflict
 
     def toggle_star(self, paper: Paper) -> Annotation:
         return self._update_from(paper, lambda current: {"starred": not current.starred})
@@ -284,7 +302,11 @@ class Store:
         shown, asked once the change is undone), or None."""
 
         def build():
-            plan = plan_undo(self._file.undoable_event_docs(), papers)
+            shown = self.shown_as()
+            ours = papers
+            if papers is not None and shown:  # a change to a followed record is this list's too
+                ours = _Either(papers, {record for record, pid in shown.items() if pid in papers})
+            plan = plan_undo(self._file.undoable_event_docs(), ours)
             if plan is None:
                 return None, None
             now, group = iso(self._now()), uuid.uuid4().hex[:12]
@@ -308,6 +330,7 @@ class Store:
         if len(plan.restore) == 1:
             # Named now, by the title it shows after the undo: an undone title is not the paper's name.
             pid = next(iter(plan.restore))
+            pid = self.shown_as().get(pid, pid)
             name = (name_of(pid) if name_of else None) or self.get(pid).label()
             return f"undid {first.describe()} on {quoted(cut_label(strip_control(name)))}"
         return f"undid {first.describe()} on {len(plan.restore)} papers"
@@ -359,13 +382,14 @@ class Store:
 
         With `quiet_repeats`, orphans already reported for this list (a search found nothing for them
         before) go unmentioned: a script running one command after another hears of them once."""
-        by_id = papers.by_id
+        by_id, here = papers.by_id, papers_file(papers)
         messages: list[str] = []
 
         def build():
-            change, said = reconcile_change(self.all(), papers, self._now(), quiet_repeats)
-            messages.extend(said)
             self._paper_ids = frozenset(by_id)
+            held = held_elsewhere(self._file.reattach_docs(), here)
+            change, said = reconcile_change(self._records(), papers, self._now(), quiet_repeats, held, self._followed())
+            messages.extend(said)
             return None, change
 
         self._file.commit(build) if self._needs_reconcile(by_id) else self._remember(by_id)
@@ -383,6 +407,18 @@ class Store:
             self._paper_ids = frozenset(by_id)
 
 
+def _read_then(change: Change, record: str, before: str | None, read_at: str) -> None:
+    """Annotations moved onto `record` were read at `read_at`, not now: so its record and log say (undo puts
+    `before` back)."""
+    if record not in change.sets:  # nothing else changed there: it keeps its own date
+        return
+    change.sets[record]["read_at"] = read_at
+    for event in change.events:
+        if event["paper"] == record:
+            event["before"].setdefault("read_at", before)
+            event["after"]["read_at"] = read_at
+
+
 def _event_doc(event: Event | dict) -> dict:
     if isinstance(event, dict):
         return dict(event)
@@ -390,7 +426,19 @@ def _event_doc(event: Event | dict) -> dict:
     doc |= {"before": dict(event.before), "after": dict(event.after), "group": event.group}
     if event.undoes is not None:
         doc["undoes"] = event.undoes
+    if event.papers_file is not None:
+        doc["papers_file"] = event.papers_file
     return doc
+
+
+class _Either:
+    """The ids in either of two collections."""
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.first or item in self.second
 
 
 class _Missing:
