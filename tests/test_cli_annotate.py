@@ -243,12 +243,12 @@ def test_a_command_line_mistake_names_the_command_and_its_help(run):
 
 def test_damaged_database_is_reported_on_stderr_in_one_line(run):
     run.db.parent.mkdir(parents=True)
-    run.db.write_bytes(b"{not json")
+    run.db.write_bytes(b'{"meta": {not json')  # readlist's, damaged
     result = run("list")
     assert result.exit_code == 0
     assert result.stderr.startswith("readlist: ") and "was damaged" in result.stderr
     assert result.stderr.count("\n") == 1
-    assert next(run.db.parent.glob("readlist.json.corrupt-*")).read_bytes() == b"{not json"
+    assert next(run.db.parent.glob("readlist.json.corrupt-*")).read_bytes() == b'{"meta": {not json'
 
 
 def test_failed_save_fails_the_command(run, monkeypatch):

@@ -319,7 +319,7 @@ def test_merge_of_a_missing_or_broken_file_fails_in_one_line(env, tmp_path):
     missing = run("merge", str(tmp_path / "nope.json"))
     assert missing.exit_code == 2 and missing.output.count("\n") == 1 and "no such file" in missing.output
     broken = tmp_path / "broken.json"
-    broken.write_text("{not json")
+    broken.write_text('{"meta": {not json')  # readlist's, damaged
     result = run("merge", str(broken))
     assert result.exit_code == 2 and "not a usable readlist database" in result.output
     assert not db.exists()

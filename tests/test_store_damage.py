@@ -37,6 +37,9 @@ FOREIGN = {  # not damage: somebody else's file, or a newer readlist's; left exa
     "a paper file": b"ICML 2025\n\nWe propose a method for graphs.\n",
     "a JSON list": b"[1, 2, 3]",
     "another program's JSON": b'{"name": "settings", "size": 3}',
+    "JSON with comments": b'{\n  // an editor\'s settings\n  "editor.fontSize": 12\n}\n',
+    "another program's JSON cut short": b'{"name": "settings", "size": ',
+    "another program's JSON nested deeply": b'{"name": ' + b"[" * 100_000,
     "newer schema_version": json.dumps(
         {"meta": {"1": {"schema_version": 99}}, "annotations": {}, "events": {}, "future": {}}
     ).encode(),

@@ -156,9 +156,15 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             what = exc.msg.removesuffix(" at")  # "Unterminated string starting at": the place follows
-            raise DamagedFile(f"not valid JSON ({what} at line {exc.lineno} column {exc.colno})") from None
+            problem = f"not valid JSON ({what} at line {exc.lineno} column {exc.colno})"
         except RecursionError:
-            raise DamagedFile("JSON nested too deeply to read") from None
+            problem = "JSON nested too deeply to read"
+        else:
+            problem = None
+        if problem is not None:
+            if not starts_as_ours(raw):  # JSON with comments, another program's file cut short: not ours
+                raise ForeignFile(f"not a readlist database ({problem})")
+            raise DamagedFile(problem)
     if not isinstance(data, dict):
         raise DamagedFile(f"JSON of the wrong shape (a {type(data).__name__}, not an object of tables)")
     if data and not data.keys() & {META, ANNOTATIONS, EVENTS}:
