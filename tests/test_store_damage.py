@@ -277,17 +277,28 @@ def with_backup(tmp_path):
 
 
 RESTORED = "restored the backup readlist.json.bak-"
+UNDER_A_BAD_ID = json.dumps({"id": paper(3).id, "note": "under a bad id"}).encode()
 DEBRIS = {  # what the file holds: how it is repaired
-    "NUL bytes": (b"\x00" * 4096, RESTORED),
+    "NUL bytes": (b"\x00" * 4096, RESTORED),  # what a crash leaves where the data was not yet on disk
     "NUL bytes before the data": (b"\x00" * 64 + GOOD[:20], RESTORED),
     "100,000 nested brackets": (b'{"meta": {"1": {"schema_version": 2}}, "annotations": ' + b"[" * 100_000, RESTORED),
-    "a 5,000-digit document id": (
-        b'{"meta": {"1": {"schema_version": 2}}, "annotations": {"' + b"7" * 5000 + b'": {}}}',
-        "repaired it, leaving out annotations document '7777777777…7777777777'",  # the rest of the file kept
+    "a 5,000-digit document id": (  # the annotation kept under a number TinyDB reads, the rest of the file too
+        b'{"meta": {"1": {"schema_version": 2}}, "annotations": {"' + b"7" * 5000 + b'": ' + UNDER_A_BAD_ID + b"}}",
+        "repaired it",
     ),
     "Arabic-Indic digits as an id": (
-        '{"meta": {"1": {"schema_version": 2}}, "annotations": {"١٢": {}}}'.encode(),
-        "repaired it, leaving out annotations document '١٢'",
+        '{"meta": {"1": {"schema_version": 2}}, "annotations": {"١٢": '.encode() + UNDER_A_BAD_ID + b"}}",
+        "repaired it",
+    ),
+    "a 5,000-digit id in the meta table": (
+        b'{"meta": {"' + b"7" * 5000 + b'": {"schema_version": 2}}, "annotations": {"1": ' + UNDER_A_BAD_ID + b"}}",
+        "repaired it",
+    ),
+    "an event under Arabic-Indic digits": (  # a log entry's place is its number: left out
+        '{"meta": {"1": {"schema_version": 2}}, "events": {"١": {}}, "annotations": {"1": '.encode()
+        + UNDER_A_BAD_ID
+        + b"}}",
+        "repaired it, leaving out events document '١'",
     ),
 }
 
@@ -302,18 +313,27 @@ def test_crash_debris_and_hostile_shapes_in_our_file_are_set_aside_and_the_backu
     db = with_backup(tmp_path)
     db.write_bytes(content)
     reopened = Store(db)
-    assert len(reopened.notices) == 1 and outcome in reopened.notices[0], reopened.notices
+    (notice,) = reopened.notices
+    assert outcome in notice if outcome == RESTORED else notice.endswith(outcome), notice
     if outcome == RESTORED:
         assert reopened.get(paper(1).id).note == "kept in the backup"
+        assert "holds only NUL bytes" in notice if not content.strip(b"\x00") else "empty" not in notice
+    else:  # what can be read of it is kept, also an annotation under an id TinyDB cannot read
+        assert reopened.get(paper(3).id).note == "under a bad id" and Store(db).notices == []
     assert corrupt_files(db)[0].read_bytes() == content
-    other = tmp_path / "other.json"
+    other, mine = tmp_path / "other.json", tmp_path / "mine.json"
     other.write_bytes(content)
-    merged = CliRunner().invoke(cli, ["--papers", str(db), "--db", str(tmp_path / "mine.json"), "merge", str(other)])
-    assert len(merged.output.splitlines()) == 1, merged.output
+    merged = CliRunner().invoke(cli, ["--papers", str(db), "--db", str(mine), "merge", str(other)])
+    assert not isinstance(merged.exception, Exception), merged.output
     if outcome == RESTORED:  # nothing of it can be read: refused
         assert merged.exit_code == 2 and merged.output.startswith(f"readlist: {other}: ")
-    else:  # what can be salvaged of it is merged, as for any file set aside for a few bad values
-        assert merged.exit_code == 0 and merged.output.startswith("Nothing to merge")
+        assert len(merged.output.splitlines()) == 1, merged.output
+    else:  # what can be read of it is merged, as for any file set aside for a few bad values; what not, said
+        assert merged.exit_code == 0 and Store(mine).get(paper(3).id).note == "under a bad id"
+        said = [line for line in merged.stderr.splitlines() if "leaving out" in line]
+        left_out = outcome.removeprefix("repaired it")  # ", leaving out events document '١'", or nothing
+        assert len(said) == bool(left_out), merged.stderr
+        assert all(line.startswith(f"readlist: {other} is damaged") and line.endswith(left_out) for line in said)
 
 
 def test_a_link_into_a_folder_that_is_gone_never_makes_the_folder_and_writes_once_it_is_back(tmp_path):

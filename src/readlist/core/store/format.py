@@ -136,7 +136,7 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
     that holds nothing but white space and NUL bytes (what a crash leaves); ForeignFile for any other file.
     """
     if not raw.strip(b" \t\r\n\x00"):
-        raise DamagedFile("the file is empty" if not raw.strip(b"\x00") else "the file holds only NUL bytes")
+        raise DamagedFile("the file holds only NUL bytes" if b"\x00" in raw else "the file is empty")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -281,7 +281,8 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
     """A file of this schema that parses but has documents of the wrong shape (a value of the wrong type,
     an unknown status, a malformed event), with only those values or documents left out: the data and what
     was left out, in a few words each. None when the damage is not of that kind (the file does not parse,
-    has no schema version, or another schema)."""
+    has no schema version, or another schema). An annotation under a document id TinyDB cannot read (5,000
+    digits, '١٢') is kept under a new one, since the id means nothing to readlist; what is returned decodes."""
     try:
         data = json.loads(raw.decode("utf-8"))
     except (ValueError, RecursionError):
@@ -293,6 +294,7 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
     if meta is None:
         return None
     out: dict[str, dict] = {META: meta}
+    unnumbered: list[dict] = []  # annotations under an id TinyDB cannot read
     for name, table in data.items():
         if name == META:
             continue
@@ -301,16 +303,21 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
             continue
         out[name] = {}
         for doc_id, doc in table.items():
-            if not is_doc_id(doc_id) or not isinstance(doc, dict):
+            renumber = name == ANNOTATIONS and not is_doc_id(doc_id)
+            if not (is_doc_id(doc_id) or renumber) or not isinstance(doc, dict):
                 dropped.append(f"{name} document {_cut(doc_id)!r}")
                 continue
-            kept = _salvage_annotation(doc, doc_id, dropped) if name == ANNOTATIONS else doc
+            kept = _salvage_annotation(doc, _cut(doc_id), dropped) if name == ANNOTATIONS else doc
             if name == EVENTS and not _good_event(doc):
                 kept = None
                 dropped.append(f"event {doc_id}")
-            if kept is not None:
+            if kept is not None and renumber:
+                unnumbered.append(kept)
+            elif kept is not None:
                 out[name][doc_id] = kept
     out.setdefault(ANNOTATIONS, {})
+    free = max(map(int, out[ANNOTATIONS]), default=0) + 1
+    out[ANNOTATIONS].update((str(free + n), doc) for n, doc in enumerate(unnumbered))
     out.setdefault(EVENTS, {})
     if any(part.startswith(("meta", "the meta")) for part in dropped):  # the undo floor is not known: none
         floor = max((int(doc_id) for doc_id in out[EVENTS]), default=0)  # of the changes before can be undone
@@ -318,10 +325,16 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
         meta_doc["undo_floor"] = max(floor, meta_doc.get("undo_floor", 0))
         meta_doc.setdefault("events_compacted", len(out[EVENTS]))
     try:
-        check_current(out)
+        decode(encode(out))  # what a repair writes must open
     except DamagedFile:
         return None
     return out, dropped
+
+
+def listed(parts: list[str], shown: int = 3) -> str:
+    """What `salvage` left out, in one line: the first few, and how many more."""
+    more = f" and {len(parts) - shown} more" if len(parts) > shown else ""
+    return ", ".join(parts[:shown]) + more
 
 
 def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
@@ -339,7 +352,8 @@ def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
         if key in doc and type(doc[key]) is not int:
             dropped.append(f"meta {key}")
             del doc[key]
-    return {next(iter(meta)): doc}
+    doc_id = next(iter(meta))
+    return {doc_id if is_doc_id(doc_id) else "1": doc}  # an id TinyDB cannot read: the one it would give
 
 
 def _salvage_annotation(doc: dict, doc_id: str, dropped: list[str]) -> dict | None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..files.paths import unreadable
 from .annotation import Annotation, Event
-from .format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode, salvage
+from .format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode, listed, salvage
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .store import Store
@@ -27,7 +27,8 @@ class MergeError(Exception):
     """A database that cannot be merged; the message is one line naming the file."""
 
 
-def _load(path: Path) -> dict:
+def _load(path: Path) -> tuple[dict, str | None]:
+    """The file's data, and what of it could not be read, in one line (None when all of it was)."""
     try:
         raw = path.read_bytes()
         data, _ = migrate(decode(raw))
@@ -40,10 +41,12 @@ def _load(path: Path) -> dict:
             salvaged = None
         if salvaged is None:
             raise MergeError(f"{path}: not a usable readlist database ({exc})") from None
-        data = salvaged[0]
+        data, dropped = salvaged
+        # said, so that "already has everything" is not taken to cover what was never read
+        return data, f"{path} is damaged ({exc}): merging the rest, leaving out {listed(dropped)}" if dropped else None
     except OSError as exc:
         raise MergeError(unreadable(path, exc, "readlist database")) from None
-    return data
+    return data, None
 
 
 def _contents(data: dict) -> tuple[dict[str, Annotation], list[Event], dict[str, int]]:
@@ -55,7 +58,7 @@ def _contents(data: dict) -> tuple[dict[str, Annotation], list[Event], dict[str,
 
 def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]:
     """Annotations by paper id and the event log (oldest first) of a database file of any known schema."""
-    annotations, events, _ = _contents(_load(Path(path).expanduser()))
+    annotations, events, _ = _contents(_load(Path(path).expanduser())[0])
     return annotations, events
 
 
@@ -69,14 +72,18 @@ def merge_database(
 ) -> MergeReport:
     """Merge the database at `other_path` into the one at `db_path` (created if missing).
 
-    With `dry_run` nothing is written. `on_notice` gets the store's one-line notices (a damaged
-    database repaired from a backup). Raises MergeError for unreadable files, filelock.Timeout
-    when another readlist holds the lock too long, OSError when the write fails.
+    With `dry_run` nothing is written. `on_notice` gets one-line notices: what of a damaged other file
+    could not be read, and the store's (a damaged database repaired from a backup). Raises MergeError for
+    unreadable files, filelock.Timeout when another readlist holds the lock too long, OSError when the
+    write fails.
     """
     db, other = Path(db_path).expanduser(), Path(other_path).expanduser()
     if db.exists() and other.exists() and db.resolve() == other.resolve():
         raise MergeError(f"{other}: is this database itself")
-    theirs, their_events, several = _contents(_load(other))
+    data, left_out = _load(other)
+    if left_out and on_notice is not None:
+        on_notice(left_out)
+    theirs, their_events, several = _contents(data)
     combined = tuple(sorted(several.items()))
     if dry_run:  # the file is only ever replaced whole, so reading it without the lock is consistent
         mine, my_events = read_database(db) if db.exists() else ({}, [])

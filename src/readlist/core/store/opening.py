@@ -36,6 +36,7 @@ from .format import (
     decode,
     decode_lines,
     encode,
+    listed,
     salvage,
 )
 from .merge import combine_duplicates
@@ -233,8 +234,7 @@ def repair(path: Path, now: datetime) -> Repair:
     if salvaged:  # a few values of the wrong type: everything else is kept as it is
         data, dropped = salvaged
         atomic_write_bytes(path, [encode(data)])
-        more = f" and {len(dropped) - 3} more" if len(dropped) > 3 else ""
-        outcome = f"repaired it, leaving out {', '.join(dropped[:3])}{more}" if dropped else "repaired it"
+        outcome = f"repaired it, leaving out {listed(dropped)}" if dropped else "repaired it"
         return Repair(moved, outcome, written=True)
     if found:
         atomic_write_bytes(path, found[1])
