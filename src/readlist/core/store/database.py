@@ -78,6 +78,10 @@ class DatabaseFile(OpenedFile):
             raise OSError(lost)
         ensure_dir(self.path.parent)
 
+    def _not_written(self) -> OSError:
+        """Why a file left alone is not written: what it is (a newer readlist's), else that it could not be read."""
+        return OSError(self._blocked_reason or f"{self.path} could not be read, so it is not written over")
+
     def _failed(self, exc: BaseException) -> None:
         self.pending_error = f"cannot save {self.path}: {why(exc, self.path)}"
 
@@ -107,7 +111,7 @@ class DatabaseFile(OpenedFile):
                     self._pending.append(change)
                 if self._pending or self._dirty:
                     if error is None and self._blocked:
-                        error = OSError(f"{self.path} could not be read, so it is not written over")
+                        error = self._not_written()
                     if error is None:
                         try:
                             self._save_locked()
@@ -140,7 +144,7 @@ class DatabaseFile(OpenedFile):
         """
         with self.locked():
             if self._blocked:
-                raise OSError(f"{self.path} could not be read, so it is not written over")
+                raise self._not_written()
             data = self._replacement(annotations, events)
             meta = next(iter(data[META].values()))
             meta.pop(REPLACED, None)

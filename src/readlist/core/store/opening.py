@@ -61,6 +61,7 @@ class OpenedFile(Records):
         self._dirty = False  # memory holds something (a migration, a rescued copy) not yet on disk
         self._disk_version = SCHEMA_VERSION
         self._blocked: str | None = None  # an existing file we could not read: never write over it
+        self._blocked_reason: str | None = None  # why, without the file's name (None: only `_blocked` says it)
         self.on_wait: Callable[[str], None] | None = None  # told when the file lock is slow to come
 
     def _read_disk(self) -> tuple[dict, int, Any, DocLines | None]:
@@ -98,7 +99,7 @@ class OpenedFile(Records):
             return
         except DamagedFile as exc:
             if self._left_alone(exc):  # never moved or written: no lock needed to leave it alone
-                self._block(f"{self.path}: {exc}, left as it is")
+                self._leave_alone(exc)
             else:
                 self._recover(str(exc))
         except OSError as exc:
@@ -127,8 +128,8 @@ class OpenedFile(Records):
         """The file and why it is left alone, in one line."""
         return self._blocked
 
-    def _block(self, problem: str) -> None:
-        self._blocked = problem
+    def _block(self, problem: str, reason: str | None = None) -> None:
+        self._blocked, self._blocked_reason = problem, reason
         self.notices.append(f"{problem}; changes will not be saved")  # as the terminal UI carries on
 
     def _left_alone(self, exc: DamagedFile) -> bool:
@@ -138,6 +139,9 @@ class OpenedFile(Records):
         if isinstance(exc, NewerSchema):
             return True
         return isinstance(exc, ForeignFile) and not backups.backups(self.path)
+
+    def _leave_alone(self, exc: DamagedFile) -> None:
+        self._block(f"{self.path}: {exc}, left as it is", str(exc))
 
     def _recover(self, reason: str) -> None:
         """Under the lock, move a damaged file aside and put what `repair` salvages or restores in its place."""
@@ -150,7 +154,7 @@ class OpenedFile(Records):
                     return
                 except DamagedFile as exc:
                     if self._left_alone(exc):
-                        self._block(f"{self.path}: {exc}, left as it is")
+                        self._leave_alone(exc)
                         return
                     reason = str(exc)
                 repaired = repair(self.path, self._now())
@@ -179,7 +183,7 @@ class OpenedFile(Records):
                 # A newer readlist's file, or somebody else's, put in its place while open: left alone as at
                 # open (never moved aside nor written over); changes stay in memory, told once.
                 if not self._blocked:
-                    self._block(f"{self.path}: {exc}, left as it is")
+                    self._leave_alone(exc)
                 return False
             # replaced while open by a damaged database: moved aside, what this readlist holds written back
             moved = backups.move_aside(self.path, self._now())
