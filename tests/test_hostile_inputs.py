@@ -292,6 +292,39 @@ def test_controls_and_invisible_characters_never_reach_the_terminal_but_json_kee
     assert shown["text"] == f"We study graphs{hidden}31m and trees in depth."  # the data, exact, as escapes
 
 
+OSC_TITLE = "\x1b]0;owned\x07"  # sets the terminal window's title
+
+
+def test_a_databases_ids_and_tags_and_a_files_name_reach_the_terminal_without_their_controls(tmp_path, write_file):
+    papers = write_file("A paper about graphs.\n\nA second paper about trees.\n")
+    ours, theirs = tmp_path / "ours.json", tmp_path / "theirs.json"
+    assert run("--papers", str(papers), "--db", str(ours), "tag", "#1", "+x").exit_code == 0
+    assert run("--papers", str(papers), "--db", str(theirs), "tag", "#1", "+k").exit_code == 0
+    assert run("--papers", str(papers), "--db", str(theirs), "star", "#2").exit_code == 0
+    data = json.loads(theirs.read_text())  # a hand-made (or hostile) database: nothing cleaned these
+    first, second = data["annotations"]["1"], data["annotations"]["2"]
+    first["tags"] = [f"k{OSC_TITLE}"]
+    second.update(id=f"ab12{OSC_TITLE}", snippet="A paper no longer in the list.")
+    theirs.write_text(json.dumps(data))
+    common = ["--papers", str(papers), "--db", str(theirs)]
+    outputs = {
+        "merge": run("--papers", str(papers), "--db", str(ours), "merge", str(theirs), "--dry-run").output,
+        "list --missing": run(*common, "list", "--missing").output,
+        "show MISSING": run(*common, "show", "ab12").output,
+        "a missing paper's error": run(*common, "star", "ab12").output,
+        "reattach": run(*common, "reattach", "ab12", "#2").output,
+        "a file's name": run("--papers", str(tmp_path / f"gone{OSC_TITLE}.txt"), "list").output,
+    }
+    for name, output in outputs.items():
+        assert "\x1b" not in output and "\x07" not in output, f"{name}: {output!r}"
+    assert "tags: [x] → [k, x]" in outputs["merge"] and "\nab12  new here: starred\n" in outputs["merge"]
+    assert "\nab12  ★ unread   A paper no longer in the list\n" in outputs["list --missing"]
+    assert "ab12 · not in this paper list" in outputs["show MISSING"]
+    assert "moved the annotations of ab12 to:" in outputs["reattach"]
+    assert "'ab12': ab12\\x1b]0;owned\\x07 is a missing paper" in outputs["a missing paper's error"]
+    assert outputs["a file's name"] == f"readlist: {tmp_path}/gone\\x1b]0;owned\\x07.txt: no such file\n"
+
+
 def test_a_nul_in_a_note_from_standard_input_or_the_editor_is_refused_and_the_note_kept(
     tmp_path, write_file, monkeypatch
 ):

@@ -18,6 +18,7 @@ from ..core.files.paths import bundled_papers, default_db_path
 from ..core.papers.paper import PaperList
 from ..core.papers.reader import ReadError, read_papers
 from ..core.papers.refs import RefError, resolve
+from ..core.text.normalize import visible_controls
 
 EXIT_USAGE = 2
 
@@ -29,8 +30,13 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
     """One line on stderr, a non-zero exit, no traceback."""
     if len(message) > MESSAGE_MAX:
         message = f"{message[: MESSAGE_MAX - 120]} … {message[-100:]}"
-    click.echo(f"readlist: {message}", err=True)
+    warn(message)
     sys.exit(code)
+
+
+def warn(message: str) -> None:
+    """A line on stderr; control characters in it (a file's name, a damaged database's ids) shown as escapes."""
+    click.echo(f"readlist: {visible_controls(message)}", err=True)
 
 
 @dataclass
@@ -55,7 +61,7 @@ class Context:
         except ReadError as exc:
             fail(str(exc))
         if papers.duplicates:
-            click.echo(f"readlist: {self.papers_file}: dropped {papers.duplicates} duplicate paragraph(s)", err=True)
+            warn(f"{self.papers_file}: dropped {papers.duplicates} duplicate paragraph(s)")
         return papers
 
     @cached_property
@@ -66,11 +72,11 @@ class Context:
         store = Store(self.db_file)
         if store.blocked:  # nothing this command says about annotations would be true
             fail(store.blocked)
-        store.tell_when_waiting(lambda message: click.echo(f"readlist: {message}", err=True))
+        store.tell_when_waiting(warn)
         for notice in store.notices:
-            click.echo(f"readlist: {notice}", err=True)
+            warn(notice)
         for message in store.reconcile(self.paper_list, quiet_repeats=True):
-            click.echo(f"readlist: {message}", err=True)
+            warn(message)
         return store
 
     def saved(self) -> None:

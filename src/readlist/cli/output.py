@@ -118,9 +118,8 @@ def echo_note(ann: Annotation) -> None:
 
 
 def missing_line(ann: Annotation) -> str:
-    return (
-        f"{ann.id}  {'★' if ann.starred else ' '} {ann.status:<7}  {strip_control(missing_title(ann))}{tag_suffix(ann)}"
-    )
+    mark = "★" if ann.starred else " "
+    return f"{strip_control(ann.id)}  {mark} {ann.status:<7}  {strip_control(missing_title(ann))}{tag_suffix(ann)}"
 
 
 def missing_dict(ann: Annotation) -> dict:
@@ -133,7 +132,8 @@ def show_missing(ann: Annotation, as_json: bool) -> None:
         echo_json(missing_dict(ann))
         return
     click.echo(strip_control(missing_title(ann)))
-    click.echo(f"{ann.id} · not in this paper list (readlist reattach {ann.id} REF moves it onto a paper)")
+    shown = strip_control(ann.id)  # as a damaged or hand-made database may hold it
+    click.echo(f"{shown} · not in this paper list (readlist reattach {shown} REF moves it onto a paper)")
     click.echo(marks_line(ann))
     if ann.snippet:
         click.echo()

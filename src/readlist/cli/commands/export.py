@@ -10,7 +10,7 @@ from ...core.export.files import ExportExistsError, descriptor_of, own_file, wri
 from ...core.export.formats import FORMATS, export, format_for, select
 from ...core.papers.title_cache import derive_all
 from ...core.search.index import QueryError
-from ..context import Context, fail
+from ..context import Context, fail, warn
 from ..output import echo_json, fits_stdout
 from ..usage_errors import GivenPath
 from .search import titles_for
@@ -71,7 +71,7 @@ def export_command(
         fail(str(exc))
     except OSError as exc:
         fail(f"{output}: cannot write ({exc.strerror or exc})")
-    click.echo(f"readlist: wrote {len(chosen)} paper(s) to {output}", err=True)
+    warn(f"wrote {len(chosen)} paper(s) to {output}")
 
 
 def _asks_for_missing(query: str) -> bool:

@@ -6,7 +6,8 @@ import click
 from filelock import Timeout
 
 from ...core.store.merge_file import MergeError, merge_database
-from ..context import Context, fail
+from ...core.text.normalize import strip_control, visible_controls
+from ..context import Context, fail, warn
 from ..usage_errors import GivenPath
 
 
@@ -21,9 +22,7 @@ def merge_command(ctx: Context, other: str, dry_run: bool) -> None:
     the paper is tagged `conflict`; the change logs are united. Merging twice changes nothing.
     """
     try:
-        report = merge_database(
-            ctx.db_file, other, dry_run=dry_run, on_notice=lambda notice: click.echo(f"readlist: {notice}", err=True)
-        )
+        report = merge_database(ctx.db_file, other, dry_run=dry_run, on_notice=warn)
     except MergeError as exc:
         fail(str(exc))
     except Timeout:
@@ -31,9 +30,9 @@ def merge_command(ctx: Context, other: str, dry_run: bool) -> None:
     except OSError as exc:
         fail(f"{ctx.db_file}: cannot write ({exc.strerror or exc})")
     if not report.changed:
-        click.echo("Nothing to merge: this database already has everything in " + other)
+        click.echo("Nothing to merge: this database already has everything in " + visible_controls(other))
         return
     for line in report.lines():
-        click.echo(line)
+        click.echo(strip_control(line))  # tags and ids as the other file holds them
     if dry_run:
         click.echo("(dry run: nothing written)")

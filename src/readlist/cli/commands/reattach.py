@@ -6,6 +6,7 @@ from __future__ import annotations
 import click
 
 from ...core.papers.refs import RefError, resolve
+from ...core.text.normalize import strip_control
 from ..context import MIN_PREFIX, Context, fail, find_missing
 
 
@@ -43,9 +44,10 @@ def reattach_command(ctx: Context, missing_id: str, ref: str) -> None:
     ctx.saved()
     from ..output import paper_line
 
+    shown = strip_control(ann.id)  # as a damaged or hand-made database may hold it
     if joined:
         kept = "; both notes kept, tagged conflict" if both_notes else ""
-        click.echo(f"joined the annotations of {ann.id} with those of #{paper.index}{kept}:")
+        click.echo(f"joined the annotations of {shown} with those of #{paper.index}{kept}:")
     else:
-        click.echo(f"moved the annotations of {ann.id} to:")
+        click.echo(f"moved the annotations of {shown} to:")
     click.echo(paper_line(f"#{paper.index}", paper, moved))

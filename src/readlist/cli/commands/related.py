@@ -7,7 +7,7 @@ import click
 from ...core.search.related import RelatedIndex
 from ...core.store.annotation import title_of
 from ...core.text.normalize import strip_control
-from ..context import Context
+from ..context import Context, warn
 from ..output import echo_json
 from .search import annotations_of
 
@@ -33,7 +33,7 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
         echo_json(rows)
         return
     if not related:
-        click.echo(f"readlist: no paper shares enough words with #{paper.index}", err=True)
+        warn(f"no paper shares enough words with #{paper.index}")
         return
     width = len(str(len(papers)))
     for position, score in related:

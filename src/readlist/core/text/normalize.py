@@ -112,6 +112,12 @@ def _json_escape(match: re.Match[str]) -> str:
     return "".join(f"\\u{int.from_bytes(units[i : i + 2]):04x}" for i in range(0, len(units), 2))
 
 
+def visible_controls(text: str) -> str:
+    """`text` with every character `strip_control` removes written as it is in Python (\\x1b, \\u202e): for a
+    message naming a file, whose name must stay recognisable but must not move the cursor or retitle the window."""
+    return _CONTROL.sub(lambda match: repr(match.group())[1:-1], text)
+
+
 def quoted(text: str) -> str:
     """`text` in quotes for a message, as written: 'a \\emph b' stays one backslash (repr doubled it)."""
     return f'"{text}"' if "'" in text and '"' not in text else f"'{text}'"
