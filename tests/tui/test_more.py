@@ -216,6 +216,27 @@ async def test_missing_papers_are_listed_under_is_missing(tmp_path):
     assert any(note.note == "keep this note" for note in Store(tmp_path / "db.json").all().values())
 
 
+async def test_a_databases_paper_ids_reach_the_screen_without_their_escape_codes(tmp_path):
+    from readlist.core.papers.reader import parse_text
+
+    papers = parse_text(PAPERS, str(tmp_path / "papers.txt"))
+    Store(tmp_path / "db.json").toggle_star(papers.papers[0])
+    data = json.loads((tmp_path / "db.json").read_text())
+    hostile = "ab12\x1b]0;owned\x07"  # an id that would retitle the terminal's window
+    data["annotations"]["1"].update(id=hostile, snippet="A paper no longer in the list.", status="x")
+    (tmp_path / "db.json").write_text(json.dumps(data))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        repaired = [n.message for n in app._notifications if "leaving out status of paper" in n.message]
+        assert repaired and "paper ab12\\x1b]0;owned\\x07 ('x')" in repaired[0], repaired
+        await pilot.press("slash", *"is:missing")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "★○ ab12  A paper no longer" in text
+        assert "\x1b" not in text + "".join(n.message for n in app._notifications)
+
+
 TITLED = """Test list
 
 FastDiff: four-step diffusion sampling

@@ -18,7 +18,7 @@ from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.drafts import Drafts, drafts_dir
 from ..core.store.store import Store
-from ..core.text.normalize import strip_control
+from ..core.text.normalize import strip_control, visible_controls
 from .commands import ActionCommands, PaperCommands
 from .display import STICKY
 from .screens.main import MainScreen
@@ -67,6 +67,11 @@ class ReadlistApp(App):
         # Papers live as long as the app: moving them out of the collector's reach keeps full
         # collections (which would walk 100k papers) from stalling key presses.
         gc.freeze()
+
+    def notify(self, message: str, **options) -> None:
+        """A notification whose control characters (in a file's name, a damaged database's paper ids) are shown as
+        escapes: a toast sends an ESC to the terminal as it is."""
+        super().notify(visible_controls(message), **options)
 
     @property
     def main_screen(self) -> MainScreen:

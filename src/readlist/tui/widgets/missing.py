@@ -24,7 +24,7 @@ def missing_text(orphans: Sequence) -> Text:
     for note in orphans:
         star, mark, _ = row_marks(note.starred, note.status)
         text.append(star, "yellow")
-        text.append(f"{mark} {note.id}  ")
+        text.append(f"{mark} {safe(note.id)}  ")  # as a damaged or hand-made database may hold it
         text.append(safe(missing_title(note))[:200])
         if note.tags:
             text.append("  " + hashtags(note.tags), "cyan")
