@@ -33,7 +33,8 @@ def run(tmp_path):
     db = tmp_path / "data" / "readlist.json"
 
     def invoke(*args: str, env: dict | None = None, input: str | bytes | None = None):
-        return CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(db), *args], env=env, input=input)
+        args = ("--papers", str(papers), "--db", str(db), *args)
+        return CliRunner().invoke(cli, args, env=env, input=input, color=True)  # colour codes kept, as on a terminal
 
     invoke.db = db
     invoke.ids = [paper.id for paper in read_papers(papers).papers]

@@ -13,7 +13,7 @@ ONE_WORD = "We study " + "buffalo " * 70_000 + "in depth."
 
 
 def run(*args: str, input: str | None = None):
-    return CliRunner().invoke(cli, list(args), input=input)
+    return CliRunner().invoke(cli, list(args), input=input, color=True)  # colour codes kept, as a terminal gets them
 
 
 def test_a_word_said_65536_times_in_one_paper_is_searched_related_and_exported(tmp_path, write_file):
@@ -267,6 +267,7 @@ HIDDEN = {
     "\u00ad": "a soft hyphen",
     "\ufeff": "a byte-order mark",
     "\U000e0041": "a tag character",
+    "\x1b[31m": "a colour code",
 }
 
 
