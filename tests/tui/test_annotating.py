@@ -466,7 +466,7 @@ async def test_mark_view_read_leaves_the_papers_missing_a_word(app):
         await pilot.press("slash", *"language tables", "enter")
         await settle(pilot)
         main = app.main_screen
-        assert main.matches == 1 and main.partial >= 1
+        assert main.view.matches == 1 and main.view.partial >= 1
         await pilot.press("R")
         await pilot.pause()
         text = screen_text(app)
@@ -601,7 +601,7 @@ async def test_giving_a_paper_its_own_title_shows_everywhere_and_can_be_undone(a
         assert screen_text(app).count("Four-step sampler [/bold] to reread") == 2  # the row and the detail
         await pilot.press("slash", *"title:reread", "enter")
         await settle(pilot)
-        assert app.main_screen.matches == 1
+        assert app.main_screen.view.matches == 1
         await pilot.press("slash", "escape", "escape")
         await settle(pilot)
         await pilot.press("T", "ctrl+u", "enter")  # empty: the paper's own title again

@@ -24,12 +24,12 @@ async def test_typing_filters_and_highlights_matches(tmp_path):
         await pilot.press("slash", *"dreamad")
         await settle(pilot)
         main = app.main_screen
-        assert main.matches == 1
+        assert main.view.matches == 1
         row = main.paper_list.render_line(0)
         highlighted = "".join(seg.text for seg in row if seg.style and seg.style.underline)
         assert highlighted == "DReaMAD"
         body = main.query_one(DetailBody)
-        spans = main._result.spans(body.plain)
+        spans = main.view.result.spans(body.plain)
         assert spans and all(body.plain[a:b].lower() == "dreamad" for a, b in spans)
 
 
@@ -39,7 +39,7 @@ async def test_typo_tolerant_search_from_the_bar(tmp_path):
         await settle(pilot)
         await pilot.press("slash", *"backdor detecton")
         await settle(pilot)
-        assert app.main_screen.matches >= 1
+        assert app.main_screen.view.matches >= 1
         assert "BDetCLIP" in app.main_screen.current_paper.plain
 
 
@@ -61,7 +61,7 @@ async def test_a_new_search_selects_its_best_match_and_esc_in_the_list_clears_it
         assert main.paper_list.has_focus
         await pilot.press("escape")  # in the list: clears the search, keeps the paper
         await settle(pilot)
-        assert main.search_text == "" and main.paper_list.row_count == len(main.papers.papers)
+        assert main.view.search_text == "" and main.paper_list.row_count == len(main.papers.papers)
         assert main.current_paper is main.papers.papers[best]
 
 
@@ -82,7 +82,7 @@ async def test_unclosed_quote_is_a_message_not_a_crash(app):
         await settle(pilot)
         await pilot.press("slash", *'"four steps')
         await settle(pilot)
-        assert app.main_screen.search_error
+        assert app.main_screen.view.error
         assert "quote" in screen_text(app).lower()
 
 
@@ -120,18 +120,18 @@ async def test_jumping_to_a_related_paper_outside_the_view_can_go_back_to_the_se
         related.focus()
         await pilot.press("enter")
         await settle(pilot)
-        assert main.paper_list.current == target and main.search_text == "" and main.quick_filter == "all"
+        assert main.paper_list.current == target and main.view.search_text == "" and main.view.quick_filter == "all"
         told = [n.message for n in app._notifications]
         assert any("Search 'dreamad' and the unread filter cleared" in m and "Esc" in m for m in told)
         main.paper_list.focus()
         await pilot.press("escape")
         await settle(pilot)
-        assert main.search_text == "dreamad" and main.quick_filter == "unread"
+        assert main.view.search_text == "dreamad" and main.view.quick_filter == "unread"
         assert main.query_one(SearchBar).value == "dreamad"
         assert main.current_paper is came_from
         await pilot.press("escape", "escape")  # then Esc clears the search as before, and nothing comes back
         await settle(pilot)
-        assert main.search_text == "" and main.quick_filter == "unread"
+        assert main.view.search_text == "" and main.view.quick_filter == "unread"
 
 
 async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(app, tmp_path, monkeypatch):
@@ -381,10 +381,10 @@ async def test_search_results_follow_tag_edits(app):
         await settle(pilot)
         await pilot.press("slash", *"zebrafish", "enter")
         await settle(pilot)
-        assert app.main_screen.matches == 1
+        assert app.main_screen.view.matches == 1
         await pilot.press("t", *["backspace"] * 9, *"other", "enter")
         await settle(pilot)
-        assert app.main_screen.matches == 0
+        assert app.main_screen.view.matches == 0
 
 
 async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_restart(tmp_path):

@@ -69,7 +69,7 @@ async def test_search_bar_keys(app):
         assert search.has_focus
         await pilot.press(*"graph")
         await settle(pilot)
-        assert app.main_screen.matches == 1
+        assert app.main_screen.view.matches == 1
         assert "1 match" in screen_text(app)
         await pilot.press("enter")
         assert app.main_screen.paper_list.has_focus
@@ -99,7 +99,7 @@ async def test_no_match_under_a_quick_filter_says_the_filter_may_hide_them(app):
         await settle(pilot)
         await pilot.press("f", "f", "f", "f", "slash", *"curvature")  # the starred filter; the paper is not
         await settle(pilot)
-        assert app.main_screen.quick_filter == "starred"
+        assert app.main_screen.view.quick_filter == "starred"
         assert "No starred papers match 'curvature' — Esc clears the search, f changes the filter" in screen_text(app)
 
 
@@ -177,7 +177,7 @@ async def test_quick_filter_cycles(app):
         for _ in range(5):
             await pilot.press("f")
             await settle(pilot)
-            seen.append((main.quick_filter, main.paper_list.row_count if main.paper_list.display else 0))
+            seen.append((main.view.quick_filter, main.paper_list.row_count if main.paper_list.display else 0))
         assert [name for name, _ in seen] == ["unread", "reading", "read", "starred", "all"]
         assert dict(seen)["starred"] == 1
         assert dict(seen)["reading"] == 0
@@ -308,7 +308,7 @@ async def test_last_paper_filter_and_theme_restored(tmp_path):
     again = make_app(tmp_path)
     async with again.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert again.main_screen.quick_filter == "unread"
+        assert again.main_screen.view.quick_filter == "unread"
         assert again.main_screen.current_paper.id == chosen
         assert again.theme == "nord"
 
@@ -387,11 +387,11 @@ async def test_title_search_looks_at_the_titles_the_list_shows(tmp_path):
         assert "TableBench: " in screen_text(app)  # the derived title leads with the name
         await pilot.press("slash", *"title:tablebench")
         await settle(pilot)
-        assert app.main_screen.matches == 1
+        assert app.main_screen.view.matches == 1
         assert app.main_screen.current_paper.text.startswith("Reasoning over tables")
         await pilot.press(*["backspace"] * len("tablebench"), *"hard")
         await settle(pilot)
-        assert app.main_screen.matches == 0  # in the abstract's first sentence, not in its title
+        assert app.main_screen.view.matches == 0  # in the abstract's first sentence, not in its title
     # every derived title was cached on disk for the next start
     assert list((tmp_path / "home" / ".cache" / "readlist" / "titles").glob("*.json"))
 

@@ -203,7 +203,7 @@ class ReadlistApp(App):
         paper = main.current_paper if isinstance(main, MainScreen) else None
         return UiState(
             paper=paper.id if paper else self.state.paper,
-            filter=main.quick_filter if isinstance(main, MainScreen) else self.state.filter,
+            filter=main.view.quick_filter if isinstance(main, MainScreen) else self.state.filter,
             theme=self.theme,
         )
 

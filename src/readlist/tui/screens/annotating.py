@@ -185,7 +185,7 @@ class AnnotatingMixin:
     def action_mark_view_read(self) -> None:
         from .dialogs.confirm import ConfirmScreen
 
-        papers = [self.papers.papers[pos] for pos in self.view_matches()]  # not the partial matches
+        papers = [self.papers.papers[pos] for pos in self.view.matching()]  # not the partial matches
         left = len(self.paper_list.positions) - len(papers)
         if not papers:
             message = "No paper matches every word of the search" if left else "No papers in this view"

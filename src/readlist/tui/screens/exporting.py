@@ -11,19 +11,14 @@ class ExportingMixin:
     def action_export(self) -> None:
         from .dialogs.export import ExportScreen
 
-        filtered = bool(self.effective_query())
-        count = len(self.view_matches())
+        filtered = bool(self.view.query)
+        count = len(self.view.matching())
         if filtered and not count:
             self.notify("No papers in this view to export", severity="warning", timeout=2)
             return
         in_view = f"the {count} papers in this view" if count > 1 else "the paper in this view"
         what = in_view if filtered else "annotated papers"
         self.app.push_screen(ExportScreen(what, Path.cwd()), lambda choice: self._export(choice, filtered))
-
-    def view_matches(self):
-        """The papers of the view that match the whole search (not those listed below the divider)."""
-        view = self.paper_list
-        return view.positions if view.full_matches is None else view.positions[: view.full_matches]
 
     def _export(self, choice, filtered: bool, force: bool = False) -> None:
         from ...core.export.files import ExportExistsError, own_file, write_atomic
@@ -38,7 +33,7 @@ class ExportingMixin:
             return
         notes = self.app.store.all()
         if filtered:
-            papers = [self.papers.papers[pos] for pos in sorted(self.view_matches())]
+            papers = [self.papers.papers[pos] for pos in sorted(self.view.matching())]
         else:
             papers = select(self.papers.papers, notes)
         try:

@@ -9,7 +9,6 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
-from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState, get_current_worker
@@ -24,7 +23,8 @@ from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotating import AnnotatingMixin
 from .exporting import ExportingMixin
-from .navigating import FILTERS, NavigatingMixin
+from .navigating import NavigatingMixin
+from .view_state import ViewState
 
 NARROW = 100
 
@@ -32,22 +32,11 @@ NARROW = 100
 class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     BINDINGS = bindings()
 
-    search_text: reactive[str] = reactive("", init=False)
-    quick_filter: reactive[str] = reactive("all", init=False)
-
     def __init__(self, papers: Papers, quick_filter: str = "all", paper_id: str | None = None) -> None:
         super().__init__()
         self.papers = papers
-        self._initial_filter = quick_filter if quick_filter in FILTERS else "all"
+        self.view = ViewState(papers, quick_filter, paper_id)
         self.index = None  # the search index, built in a worker after the first paint
-        self.matches: int | None = None  # papers matching every word
-        self.partial = 0  # papers missing a word, listed after them
-        self.search_error: str | None = None
-        self._result = None
-        self._pending_select: str | None = paper_id
-        self.showing_missing = False
-        self._stay_row: int | None = None
-        self._shown_search = ""  # the search words of the view shown: new words put the best match first
         self._detail_position: int | None = -1  # the paper the detail pane shows (-1: none yet)
         self._search: Worker | None = None  # the latest search, whose result the view is waiting for
 
@@ -82,7 +71,6 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         paper_list = self.query_one(PaperList)
         paper_list.focus()
         self.apply_layout(self.size.width)
-        self.set_reactive(MainScreen.quick_filter, self._initial_filter)
         self.refresh_view()
         self.call_after_refresh(self.build_index)  # after the first paint, which it would slow down
 
@@ -125,11 +113,15 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         return Counts(len(self.papers), read, reading, starred)
 
     def refresh_header(self) -> None:
-        error = f"⚠ {self.search_error}" if self.search_error else ""
-        if self.index is None and (self.search_text.strip() or self.quick_filter != "all"):
-            error = error or "indexing…"
+        view = self.view
         self.query_one(StatusLine).show(
-            self.papers.name, self.counts(), self.quick_filter, self.search_text, self.matches, error, self.partial
+            self.papers.name,
+            self.counts(),
+            view.quick_filter,
+            view.search_text,
+            view.matches,
+            view.status_note(self.index is not None),
+            view.partial,
         )
 
     def refresh_all(self) -> None:
@@ -137,8 +129,8 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         self.query_one(PaperList).redraw()
         self.refresh_header()
         self.show_detail()
-        if self.effective_query():  # words match notes and tags too: the change may move the paper
-            self._stay_row = self.query_one(PaperList).cursor  # a paper leaving the view: keep the place
+        if self.view.query:  # words match notes and tags too: the change may move the paper
+            self.view.stay_row = self.query_one(PaperList).cursor  # a paper leaving the view: keep the place
             self.refresh_view()
 
     def show_detail(self) -> None:
@@ -148,59 +140,29 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
         position = self.query_one(PaperList).current
         same, self._detail_position = position == self._detail_position, position
         if position is None:
-            detail.show(None, RowLook(), empty_hint=self.empty_message())
+            detail.show(None, RowLook(), empty_hint=self.view.empty_message())
             detail.show_related([], [])  # nothing shown, nothing related
             return
         paper = self.papers.papers[position]
         note = self.app.store.get(paper.id)
-        spans = self._result.spans if self._result is not None and self.search_text.strip() else None
-        detail.show(paper, self.look(paper, note), note.note, spans, keep_scroll=same)
+        detail.show(paper, self.look(paper, note), note.note, self.view.spans, keep_scroll=same)
         if not same:
             self.load_related(position)
         elif detail.related_positions:  # a related paper's title may have changed
             titles = [self.shown_title(self.papers.papers[pos]) for pos in detail.related_positions]
             detail.relabel_related(titles)
 
-    def empty_message(self) -> str:
-        if not self.papers.papers:
-            return f"No papers in {self.papers.path} — add abstracts separated by blank lines."
-        if self.showing_missing:
-            return "Annotations of papers no longer in the file are listed on the left — Esc clears the search"
-        if self.search_error:
-            return f"{self.search_error} — Esc clears the search"
-        if self.search_text.strip() and self.quick_filter != "all":  # the filter may be what hides the matches
-            return (
-                f"No {self.quick_filter} papers match '{self.search_text.strip()}' — Esc clears the search, "
-                "f changes the filter"
-            )
-        if self.search_text.strip():
-            return f"No papers match '{self.search_text.strip()}' — Esc clears the search"
-        if self.quick_filter != "all":
-            return f"No {self.quick_filter} papers — press f to change the filter"
-        return ""
-
     # -- filtering and search -----------------------------------------------------------------
-    def effective_query(self) -> str:
-        extra = {"all": "", "starred": "is:starred"}.get(self.quick_filter, f"is:{self.quick_filter}")
-        return f"{self.search_text} {extra}".strip()
-
-    def watch_search_text(self) -> None:
-        self.view_before_jump = None  # a view of the user's own now: Esc no longer goes back past it
-        self.refresh_view()
-
-    def watch_quick_filter(self) -> None:
-        self.view_before_jump = None
+    def show_view(self) -> None:
+        """The search and filter the view state holds now, in the search bar and the list."""
+        self.query_one(SearchBar).value = self.view.search_text
         self.refresh_view()
 
     def refresh_view(self) -> None:
-        text = self.effective_query()
+        text = self.view.query
         if not text:
-            self.showing_missing = False
-            self._result = None
-            self.matches = None
-            self.partial = 0
-            self.search_error = None
-            self.apply_positions(range(len(self.papers.papers)), None, None)
+            self.view.result = None
+            self.apply_view()
             return
         if self.index is None:
             self.refresh_header()  # shows "indexing…"; the search runs when the index is ready
@@ -227,29 +189,18 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
             self.deliver(self.apply_result, text, result)
 
     def apply_result(self, text: str, result) -> None:
-        if text != self.effective_query():
-            return  # a newer query is on its way
-        self._result = result
-        self.search_error = result.error
-        self.matches = result.full_matches if result.full_matches is not None else len(result.positions)
-        self.partial = len(result.positions) - self.matches
-        self.showing_missing = result.missing
-        self.apply_positions(result.positions, result.spans if self.search_text.strip() else None, result.full_matches)
+        if self.view.take(text, result):  # else a newer query is on its way
+            self.apply_view()
 
-    def apply_positions(self, positions, spans, full_matches) -> None:
-        paper_list = self.query_one(PaperList)
-        words = self.search_text.strip()
-        new_words, self._shown_search = bool(words) and words != self._shown_search, words
-        keep = None if new_words else paper_list.current  # a new search starts at its best match
-        if self._pending_select is not None:
-            paper = self.papers.by_id.get(self._pending_select)
-            keep = paper.index - 1 if paper else keep
-            self._pending_select = None
-        paper_list.set_view(positions, spans, full_matches, keep=keep, fallback_row=self._stay_row or 0)
-        self._stay_row = None
+    def apply_view(self) -> None:
+        """List what the view state says, the cursor where it says."""
+        view, paper_list = self.view, self.query_one(PaperList)
+        positions = view.positions
+        keep, row = view.placement(paper_list.current)
+        paper_list.set_view(positions, view.spans, view.full_matches, keep=keep, fallback_row=row)
         empty = self.query_one("#empty", Static)
         if not positions:  # an update costs a layout pass: only when the message shows
-            empty.update(missing_text(self.app.store.orphans()) if self.showing_missing else Text(self.empty_message()))
+            empty.update(missing_text(self.app.store.orphans()) if view.showing_missing else Text(view.empty_message()))
         empty.display = not positions
         paper_list.display = bool(positions)
         if positions and self.focused is None:  # the list lost focus while it was hidden: give it back
@@ -276,7 +227,7 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
 
     def index_ready(self, index) -> None:
         self.index = index
-        if self.effective_query():
+        if self.view.query:
             self.refresh_view()
         self.app.index_ready(index)
         position = self.query_one(PaperList).current
@@ -290,14 +241,17 @@ class MainScreen(AnnotatingMixin, NavigatingMixin, ExportingMixin, Screen):
     # -- messages from widgets ----------------------------------------------------------------
     @on(SearchBar.Changed)
     def search_changed(self, event: SearchBar.Changed) -> None:
-        self.search_text = event.value
+        if self.view.set_search(event.value):
+            self.refresh_view()
 
     def action_clear_search(self) -> None:
         """Esc in the list: clear the search (the paper under the cursor stays selected); right after a jump
         that cleared the search, bring it back; else close the notifications on screen."""
-        if self.search_text:
+        if self.view.search_text:
             self.query_one(SearchBar).value = ""
-        elif not self.back_from_jump():
+        elif self.view.back():
+            self.show_view()
+        else:
             self.app.clear_notifications()
 
     @on(SearchBar.Leave)

@@ -3,46 +3,25 @@
 from __future__ import annotations
 
 import webbrowser
-from dataclasses import dataclass
 from itertools import chain
 
 from textual import work
 from textual.worker import get_current_worker
 
-from ...core.papers.paper import Paper
 from ...core.store.annotation import title_of
-from ...core.text.normalize import quoted
 from ..widgets.detail import DetailPane
 from ..widgets.detail_body import DetailBody
 from ..widgets.paper_list import PaperList
 from ..widgets.search_bar import SearchBar
 
-FILTERS = ("all", "unread", "reading", "read", "starred")
 RELATED_DELAY = 0.1  # seconds the cursor must rest on a paper before related papers are looked up
 RELATED_WHILE_TYPING = 0.4  # the same while a search is typed (about the pause between two words)
-
-
-@dataclass(frozen=True)
-class ViewBefore:
-    """The view a jump to a paper outside it left: its search, filter and selected paper."""
-
-    search: str
-    quick_filter: str
-    paper: Paper | None
-
-    def describe(self) -> str:
-        """'Search 'gnn' and the starred filter', for the message saying they were cleared."""
-        parts = [f"Search {quoted(self.search.strip())}"] if self.search.strip() else []
-        if self.quick_filter != "all":
-            parts.append(f"the {self.quick_filter} filter")
-        return " and ".join(parts) if parts else "The view"
 
 
 class NavigatingMixin:
     """Cursor, focus, filter, links, clipboard, related papers."""
 
     _related_timer = None
-    view_before_jump: ViewBefore | None = None
 
     @property
     def paper_list(self) -> PaperList:
@@ -115,8 +94,9 @@ class NavigatingMixin:
         self.paper_list.focus()
 
     def action_cycle_filter(self) -> None:
-        self.quick_filter = FILTERS[(FILTERS.index(self.quick_filter) + 1) % len(FILTERS)]
-        self.notify(f"Filter: {self.quick_filter}", timeout=1.5)
+        quick_filter = self.view.next_filter()
+        self.refresh_view()
+        self.notify(f"Filter: {quick_filter}", timeout=1.5)
 
     def action_next_unread(self) -> None:
         """The next unread paper below, else (saying so) the first one from the top, as newsreaders wrap."""
@@ -135,29 +115,12 @@ class NavigatingMixin:
     def jump_to(self, position: int) -> None:
         """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back."""
         if not self.paper_list.select_position(position):
-            before = ViewBefore(self.search_text, self.quick_filter, self.current_paper)
             paper = self.papers.papers[position]
-            self.show_view("", "all", paper)
-            self.view_before_jump = before  # after show_view: a change of search or filter forgets it
+            before = self.view.jump(paper, self.current_paper)
+            self.show_view()
             message = f"{before.describe()} cleared to show #{paper.index} — Esc in the list goes back"
             self.notify(message, markup=False, timeout=6)
         self.visible_pane().focus()  # a related paper opened on a narrow screen stays in the detail
-
-    def show_view(self, search: str, quick_filter: str, paper) -> None:
-        """Search and filter anew, selecting `paper` (None: the best match) once the view is shown."""
-        self._pending_select = paper.id if paper is not None else None
-        self.query_one(SearchBar).value = search
-        self.quick_filter = quick_filter
-        self.search_text = search
-        self.refresh_view()
-
-    def back_from_jump(self) -> bool:
-        """The search and filter a jump cleared, again, on the paper that was selected; False when none."""
-        before, self.view_before_jump = self.view_before_jump, None
-        if before is None:
-            return False
-        self.show_view(before.search, before.quick_filter, before.paper)
-        return True
 
     def action_open_link(self) -> None:
         paper = self.selected_paper()

@@ -1,0 +1,128 @@
+"""The main screen's view state, driven without the app: queries, results, where the cursor goes, jumps."""
+
+from __future__ import annotations
+
+import pytest
+
+from readlist.core.papers.paper import PaperList
+from readlist.core.papers.reader import parse_text
+from readlist.core.search.index import SearchIndex
+from readlist.tui.screens.view_state import FILTERS, ViewState
+
+from .conftest import PAPERS
+
+
+@pytest.fixture(scope="module")
+def papers():
+    return parse_text(PAPERS, "/tmp/papers.txt")
+
+
+@pytest.fixture(scope="module")
+def index(papers):
+    return SearchIndex.build(papers.papers)
+
+
+def searched(view: ViewState, index, text: str) -> ViewState:
+    """The view after the screen typed `text` in the search bar and its search answered."""
+    view.set_search(text)
+    assert view.take(view.query, index.search(view.query, {}))
+    return view
+
+
+def test_without_a_query_every_paper_is_listed_and_nothing_matched(papers):
+    view = ViewState(papers)
+    assert view.query == "" and view.positions == range(len(papers.papers))
+    assert view.matches is None and view.partial == 0 and view.spans is None and view.error is None
+    assert list(view.matching()) == list(range(len(papers.papers)))
+
+
+def test_the_quick_filter_is_part_of_the_query_and_cycles(papers):
+    assert ViewState(papers, "starred").query == "is:starred"
+    assert ViewState(papers, "bogus").quick_filter == "all"  # a state file's unknown filter
+    view = ViewState(papers, "read")
+    view.set_search("gnn")
+    assert view.query == "gnn is:read"
+    assert [view.next_filter() for _ in FILTERS] == ["starred", "all", "unread", "reading", "read"]
+
+
+def test_a_result_for_an_older_query_is_not_taken(papers, index):
+    view = ViewState(papers)
+    view.set_search("graph")
+    assert not view.take("grap", index.search("grap", {}))
+    assert view.result is None and view.positions == range(len(papers.papers))
+
+
+def test_partial_matches_are_listed_but_not_matching(papers, index):
+    view = searched(ViewState(papers), index, "tables language")
+    assert list(view.positions) == [3, 2] and view.full_matches == 1
+    assert view.matches == 1 and view.partial == 1
+    assert list(view.matching()) == [3]  # what R marks read and x exports
+    assert view.spans is not None and view.spans(papers.papers[3].plain)
+
+
+def test_a_filter_alone_highlights_nothing(papers, index):
+    view = ViewState(papers, "unread")
+    assert view.take(view.query, index.search(view.query, {}))
+    assert view.matches == len(papers.papers) and view.spans is None
+
+
+def test_new_search_words_start_at_the_best_match_and_the_same_words_keep_the_paper(papers, index):
+    view = searched(ViewState(papers), index, "language")
+    assert view.placement(current=2) == (None, 0)  # new words: the best match, on the first row
+    view.take(view.query, index.search(view.query, {}))  # the same words searched again (a note changed)
+    assert view.placement(current=2) == (2, 0)
+
+
+def test_the_paper_asked_for_is_selected_once(papers):
+    wanted = papers.papers[3]
+    view = ViewState(papers, paper_id=wanted.id)  # the paper selected when readlist last quit
+    assert view.placement(current=0) == (3, 0)
+    assert view.placement(current=0) == (0, 0)
+    gone = ViewState(papers, paper_id="no-such-paper")
+    assert gone.placement(current=1) == (1, 0)
+
+
+def test_the_row_kept_after_an_edit_is_used_once(papers):
+    view = ViewState(papers)
+    view.stay_row = 4
+    assert view.placement(current=None) == (None, 4)
+    assert view.placement(current=None) == (None, 0)
+
+
+def test_a_jump_clears_the_view_and_back_brings_it_and_its_paper_again(papers):
+    view = ViewState(papers, "starred")
+    view.set_search("gnn")
+    before, target = papers.papers[1], papers.papers[4]
+    left = view.jump(target, before)
+    assert left.describe() == "Search 'gnn' and the starred filter"
+    assert (view.search_text, view.quick_filter, view.pending_select) == ("", "all", target.id)
+    assert view.back()
+    assert (view.search_text, view.quick_filter, view.pending_select) == ("gnn", "starred", before.id)
+    assert not view.back()
+
+
+def test_a_view_of_ones_own_after_a_jump_forgets_the_view_before(papers):
+    view = ViewState(papers)
+    view.jump(papers.papers[2], None)
+    assert not view.set_search("")  # the search bar saying what the jump set: no change of one's own
+    assert view.before_jump is not None
+    assert view.set_search("x") and view.before_jump is None
+    view.jump(papers.papers[2], None)
+    view.next_filter()
+    assert not view.back()
+
+
+def test_what_an_empty_view_says(papers, index):
+    nothing = PaperList(path="/tmp/none.txt", name="none.txt", papers=())
+    assert ViewState(nothing).empty_message().startswith("No papers in /tmp/none.txt")
+    view = searched(ViewState(papers, "read"), index, "zebra")
+    assert view.empty_message() == "No read papers match 'zebra' — Esc clears the search, f changes the filter"
+    missing = searched(ViewState(papers), index, "is:missing")
+    assert missing.showing_missing and missing.empty_message().startswith("Annotations of papers no longer")
+
+
+def test_the_status_line_says_the_search_waits_for_the_index(papers):
+    view = ViewState(papers, "unread")
+    assert view.status_note(indexed=False) == "indexing…"
+    assert view.status_note(indexed=True) == ""
+    assert ViewState(papers).status_note(indexed=False) == ""
