@@ -35,14 +35,14 @@ def render_line(self, y):
 PaperList.render_line = render_line
 from readlist.core.papers.reader import read_papers
 from readlist.tui.app import ReadlistApp
-from readlist.tui.screens.main import MainScreen
+from readlist.tui.screens.searcher import Searcher
 
 applied = []
-_apply = MainScreen.apply_result
+_apply = Searcher.apply_result
 def apply_result(self, text, result):
     _apply(self, text, result)
     applied.append((text, time.process_time()))
-MainScreen.apply_result = apply_result
+Searcher.apply_result = apply_result
 
 async def main(path, mode, keys, query):
     tmp = Path(tempfile.mkdtemp())
@@ -54,7 +54,7 @@ async def main(path, mode, keys, query):
         if mode == "paint":
             return out
         main = app.main_screen
-        while main.index is None:
+        while main.searcher.index is None:
             await asyncio.sleep(0.05)
         await app.workers.wait_for_complete()  # steady state: no titles derived, no vectors measured meanwhile
         await pilot.pause()

@@ -677,7 +677,7 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         await pilot.press("escape")
         await settle(pilot)
         assert app.palette_titles[1][0] == "My own name"
-        main.jump_to(b)
+        main.navigator.jump_to(b)
         await settle(pilot)
         await pilot.pause(0.4)  # related papers are looked up once the cursor rests
         await settle(pilot)

@@ -494,7 +494,7 @@ async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
         await pilot.press(*"x", "ctrl+s")
         await settle(pilot)
         assert not main.query_one(SearchBar).has_focus
-        assert main.focused is main.visible_pane()
+        assert main.focused is main.navigator.visible_pane()
 
 
 def focus_shown(app) -> bool:

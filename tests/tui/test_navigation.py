@@ -240,6 +240,16 @@ async def test_help_screen_lists_every_key(app):
         assert type(app.screen).__name__ == "MainScreen"
 
 
+async def test_every_declared_action_has_someone_to_do_it(app):
+    from readlist.tui.actions import ACTIONS
+
+    async with app.run_test(size=(120, 40)):
+        main = app.main_screen
+        for action in ACTIONS:
+            assert callable(getattr(getattr(main, action.by), f"action_{action.action}", None)), action.action
+            assert getattr(type(main), f"action_{action.action}").__doc__ == action.help
+
+
 async def test_help_screen_says_esc_in_the_list_brings_back_what_a_related_jump_cleared(app):
     async with app.run_test(size=(120, 60)) as pilot:
         await settle(pilot)

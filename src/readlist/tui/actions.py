@@ -1,12 +1,14 @@
 """Every user action of the main screen, declared once.
 
 The screen's key bindings, the footer, the `?` help screen and the command palette are all
-built from this table, so they never disagree.
+built from this table, so they never disagree; each action also names who does it (the main
+screen hands it on).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from textual.binding import Binding
 
@@ -21,6 +23,8 @@ class Action:
     show: bool = True  # in the footer
     palette: bool = True  # offered in the command palette
     priority: bool = False  # handled before keys typed after it are passed on (see `/`)
+    # Who does it: the main screen's attribute (a collaborator, the list, the app) whose `action_<action>` runs.
+    by: str = field(kw_only=True)
 
     @property
     def display_keys(self) -> str:
@@ -41,21 +45,52 @@ class Action:
         }
         return " ".join(names.get(k, k) for k in self.keys.split(","))
 
+    def handed_on(self) -> Callable:
+        """The screen's `action_<action>` method: it runs the `action_<action>` of the screen's attribute `by`."""
+        by, name = self.by, f"action_{self.action}"
+
+        def run(screen):
+            return getattr(getattr(screen, by), name)()
+
+        run.__name__ = run.__qualname__ = name
+        run.__doc__ = self.help
+        return run
+
     def binding(self) -> Binding:
         return Binding(self.keys, self.action, self.description, show=self.show, priority=self.priority, id=self.action)
 
 
 ACTIONS: tuple[Action, ...] = (
     # Moving around
-    Action("j,down", "cursor_down", "Down", "Move to the next paper", "Move", show=False, palette=False),
-    Action("k,up", "cursor_up", "Up", "Move to the previous paper", "Move", show=False, palette=False),
-    Action("g,home", "cursor_first", "First", "Jump to the first paper", "Move", show=False),
-    Action("G,end", "cursor_last", "Last", "Jump to the last paper", "Move", show=False),
-    Action("pageup", "page_up", "Page up", "Move up a page", "Move", show=False, palette=False),
-    Action("pagedown", "page_down", "Page down", "Move down a page", "Move", show=False, palette=False),
-    Action("slash", "focus_search", "Search", "Focus the search bar", "Move", priority=True),
-    Action("enter", "open_detail", "Detail", "Show the detail pane (narrow layout) or focus it", "Move", show=False),
-    Action("N", "next_unread", "Next unread", "Jump to the next unread paper in the view", "Move", show=False),
+    Action(
+        "j,down", "cursor_down", "Down", "Move to the next paper", "Move", show=False, palette=False, by="paper_list"
+    ),
+    Action("k,up", "cursor_up", "Up", "Move to the previous paper", "Move", show=False, palette=False, by="paper_list"),
+    Action("g,home", "cursor_first", "First", "Jump to the first paper", "Move", show=False, by="paper_list"),
+    Action("G,end", "cursor_last", "Last", "Jump to the last paper", "Move", show=False, by="paper_list"),
+    Action("pageup", "page_up", "Page up", "Move up a page", "Move", show=False, palette=False, by="paper_list"),
+    Action(
+        "pagedown", "page_down", "Page down", "Move down a page", "Move", show=False, palette=False, by="paper_list"
+    ),
+    Action("slash", "focus_search", "Search", "Focus the search bar", "Move", priority=True, by="navigator"),
+    Action(
+        "enter",
+        "open_detail",
+        "Detail",
+        "Show the detail pane (narrow layout) or focus it",
+        "Move",
+        show=False,
+        by="navigator",
+    ),
+    Action(
+        "N",
+        "next_unread",
+        "Next unread",
+        "Jump to the next unread paper in the view",
+        "Move",
+        show=False,
+        by="navigator",
+    ),
     Action(
         "f",
         "cycle_filter",
@@ -63,27 +98,54 @@ ACTIONS: tuple[Action, ...] = (
         "Cycle the quick filter: all / unread / reading / read / starred",
         "View",
         show=False,
+        by="navigator",
     ),
-    Action("p", "progress", "Progress", "Show reading progress", "View", show=False),
+    Action("p", "progress", "Progress", "Show reading progress", "View", show=False, by="navigator"),
     # Annotating
-    Action("s", "toggle_star", "Star", "Star or unstar the paper", "Annotate"),
-    Action("r", "cycle_status", "Status", "Cycle unread → reading → read", "Annotate"),
-    Action("1", "set_unread", "Unread", "Mark the paper unread", "Annotate", show=False),
-    Action("2", "set_reading", "Reading", "Mark the paper as being read", "Annotate", show=False),
-    Action("3", "set_read", "Read", "Mark the paper read", "Annotate", show=False),
-    Action("space", "read_and_next", "Read+next", "Mark the paper read and move to the next", "Annotate", show=False),
-    Action("n", "edit_note", "Note", "Edit the note (ctrl+s saves)", "Annotate"),
-    Action("e", "external_note", "Note in $EDITOR", "Edit the note in $EDITOR", "Annotate", show=False),
-    Action("t", "edit_tags", "Tags", "Edit the tags", "Annotate", show=False),
-    Action("T", "edit_title", "Title", "Give the paper your own title (empty: its own again)", "Annotate", show=False),
-    Action("u", "undo", "Undo", "Undo the last change", "Annotate", show=False),
-    Action("R", "mark_view_read", "All read", "Mark every paper in the view read (asks first)", "Annotate", show=False),
+    Action("s", "toggle_star", "Star", "Star or unstar the paper", "Annotate", by="annotator"),
+    Action("r", "cycle_status", "Status", "Cycle unread → reading → read", "Annotate", by="annotator"),
+    Action("1", "set_unread", "Unread", "Mark the paper unread", "Annotate", show=False, by="annotator"),
+    Action("2", "set_reading", "Reading", "Mark the paper as being read", "Annotate", show=False, by="annotator"),
+    Action("3", "set_read", "Read", "Mark the paper read", "Annotate", show=False, by="annotator"),
+    Action(
+        "space",
+        "read_and_next",
+        "Read+next",
+        "Mark the paper read and move to the next",
+        "Annotate",
+        show=False,
+        by="annotator",
+    ),
+    Action("n", "edit_note", "Note", "Edit the note (ctrl+s saves)", "Annotate", by="annotator"),
+    Action("e", "external_note", "Note in $EDITOR", "Edit the note in $EDITOR", "Annotate", show=False, by="annotator"),
+    Action("t", "edit_tags", "Tags", "Edit the tags", "Annotate", show=False, by="annotator"),
+    Action(
+        "T",
+        "edit_title",
+        "Title",
+        "Give the paper your own title (empty: its own again)",
+        "Annotate",
+        show=False,
+        by="annotator",
+    ),
+    Action("u", "undo", "Undo", "Undo the last change", "Annotate", show=False, by="annotator"),
+    Action(
+        "R",
+        "mark_view_read",
+        "All read",
+        "Mark every paper in the view read (asks first)",
+        "Annotate",
+        show=False,
+        by="annotator",
+    ),
     # Elsewhere
-    Action("o", "open_link", "Open link", "Open the paper's first link in the browser", "Other", show=False),
-    Action("x", "export", "Export", "Export notes: Markdown, JSON, CSV or BibTeX", "Other", show=False),
-    Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False),
-    Action("question_mark", "help", "Help", "Show all keys", "Other"),
-    Action("q", "quit", "Quit", "Quit readlist", "Other"),
+    Action(
+        "o", "open_link", "Open link", "Open the paper's first link in the browser", "Other", show=False, by="navigator"
+    ),
+    Action("x", "export", "Export", "Export notes: Markdown, JSON, CSV or BibTeX", "Other", show=False, by="exporter"),
+    Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False, by="navigator"),
+    Action("question_mark", "help", "Help", "Show all keys", "Other", by="navigator"),
+    Action("q", "quit", "Quit", "Quit readlist", "Other", by="app"),
 )
 
 
@@ -91,9 +153,6 @@ def bindings() -> list[Binding]:
     return [action.binding() for action in ACTIONS]
 
 
-LIST_MOVES = ("cursor_down", "cursor_up", "cursor_first", "cursor_last", "page_down", "page_up")
-
-
 def list_bindings() -> list[Binding]:
     """The moves again, for the focused list itself: they replace its scroll view's own arrow keys."""
-    return [Binding(a.keys, a.action, a.description, show=False) for a in ACTIONS if a.action in LIST_MOVES]
+    return [Binding(a.keys, a.action, a.description, show=False) for a in ACTIONS if a.by == "paper_list"]

@@ -85,7 +85,7 @@ class PaperCommands(Provider):
             yield Hit(
                 score,
                 Content(f"#{paper.index} {title}"),
-                partial(main.jump_to, position),
+                partial(main.navigator.jump_to, position),
                 text=title,
                 help="Jump to this paper",
             )

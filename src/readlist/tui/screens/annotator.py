@@ -1,9 +1,11 @@
-"""Main-screen actions that change annotations. Every write goes through the app's store writer."""
+"""The main screen's actions that change annotations: star, status, note, tags, title, undo, mark-view-read. Every
+write goes through the app's store writer."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
@@ -11,20 +13,30 @@ from ...core.files.editor import EditFailed, edit_text, editor_command
 from ...core.store.annotation import editable_title, own_title
 from ..display import STICKY
 
+if TYPE_CHECKING:
+    from .main import MainScreen
 
-class AnnotatingMixin:
-    """Star, status, note, tags, undo, mark-view-read."""
+
+class Annotator:
+    """What the keys that annotate the paper under the cursor (or the view's papers) do."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+
+    @property
+    def app(self):
+        return self.screen.app
 
     async def _change(self, fn, done: str | None = None) -> None:
-        paper = self.selected_paper()
+        paper = self.screen.selected_paper()
         if paper is None:
             return
         result = await self.app.write(lambda: fn(paper))
         if result is not None:
-            self.refresh_all()
+            self.screen.refresh_all()
             if done:
-                self.notify(done, timeout=1.5)
-            await self.view_settled()  # before the next key: it acts on the paper selected now
+                self.screen.notify(done, timeout=1.5)
+            await self.screen.searcher.settled()  # before the next key: it acts on the paper selected now
 
     async def action_toggle_star(self) -> None:
         await self._change(self.app.store.toggle_star)
@@ -42,29 +54,29 @@ class AnnotatingMixin:
         await self._change(lambda paper: self.app.store.set_status(paper, "read"))
 
     async def action_read_and_next(self) -> None:
-        paper = self.current_paper
+        paper = self.screen.current_paper
         await self.action_set_read()
-        if paper is not None and self.current_paper is paper:  # else it left the view: the next one is selected
-            self.paper_list.action_cursor_down()
+        if paper is not None and self.screen.current_paper is paper:  # else it left the view: the next one is selected
+            self.screen.paper_list.action_cursor_down()
 
     async def action_undo(self) -> None:
-        by_id = self.papers.by_id
+        by_id = self.screen.papers.by_id
 
         def name_of(pid: str) -> str | None:
-            return self.shown_title(by_id[pid]) if pid in by_id else None
+            return self.screen.shown_title(by_id[pid]) if pid in by_id else None
 
         undone = await self.app.write(lambda: self.app.store.undo(by_id, name_of))
         if undone:
-            self.refresh_all()
-            self.notify(undone[:1].upper() + undone[1:], markup=False, timeout=3)
-            await self.view_settled()
+            self.screen.refresh_all()
+            self.screen.notify(undone[:1].upper() + undone[1:], markup=False, timeout=3)
+            await self.screen.searcher.settled()
         elif undone is None and not self.app.store.pending_error:
-            self.notify("Nothing to undo", timeout=1.5)
+            self.screen.notify("Nothing to undo", timeout=1.5)
 
     def action_edit_note(self) -> None:
         from .dialogs.note import NoteScreen
 
-        paper = self.selected_paper()
+        paper = self.screen.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).note
@@ -74,13 +86,13 @@ class AnnotatingMixin:
         if draft is not None and draft.text.rstrip() != current:
             start = draft.text
             base = draft.base if draft.base is not None else current
-            self.notify("Restored the unsaved draft of this note (Esc discards it)", timeout=4)
+            self.screen.notify("Restored the unsaved draft of this note (Esc discards it)", timeout=4)
 
         def keep(text: str) -> None:
             if text == current:
                 drafts.discard(paper.id)
             elif not drafts.save(paper.id, text, base):
-                self.notify("Cannot keep a draft of this note on disk; save it soon", severity="warning")
+                self.screen.notify("Cannot keep a draft of this note on disk; save it soon", severity="warning")
 
         async def save(text: str | None) -> None:
             if text is None or await self._save_note(paper, base, text):
@@ -88,7 +100,7 @@ class AnnotatingMixin:
             else:  # kept in memory only (the database cannot be written now): the draft stays
                 drafts.save(paper.id, text, base)
 
-        self.app.push_screen(NoteScreen(self.shown_title(paper), current, start, keep), save)
+        self.app.push_screen(NoteScreen(self.screen.shown_title(paper), current, start, keep), save)
 
     async def _save_note(self, paper, base: str, text: str) -> bool:
         """The one way a note edited in the modal or in $EDITOR is stored, `base` being the note the edit
@@ -97,16 +109,16 @@ class AnnotatingMixin:
             return True
         saved = await self.app.write(lambda: self.app.store.edit_note(paper, base, text))
         if saved is not None:
-            self.refresh_all()
+            self.screen.refresh_all()
             if saved[1]:
                 message = "The note was also changed elsewhere while you edited it: both versions are kept, yours first"
-                self.notify(message, severity="warning", timeout=8, markup=False)
+                self.screen.notify(message, severity="warning", timeout=8, markup=False)
             elif not self.app.store.pending_error:
-                self.notify("Note saved", timeout=1.5)
+                self.screen.notify("Note saved", timeout=1.5)
         return saved is not None and not self.app.store.pending_error
 
     async def action_external_note(self) -> None:
-        paper = self.selected_paper()
+        paper = self.screen.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).note
@@ -114,11 +126,11 @@ class AnnotatingMixin:
             editor = editor_command()
         except ValueError as exc:
             message = str(exc)
-            self.notify(f"{message[:1].upper()}{message[1:]}; note unchanged", severity="error", markup=False)
+            self.screen.notify(f"{message[:1].upper()}{message[1:]}; note unchanged", severity="error", markup=False)
             return
         if shutil.which(editor[0]) is None:  # found out before the screen is handed over, not after
             message = f"Cannot run editor {editor[0]!r}: not found; note unchanged"
-            self.notify(message, severity="error", markup=False)
+            self.screen.notify(message, severity="error", markup=False)
             return
         try:
             text = edit_text(current, editor, self._run_handing_over_the_screen, prefix=f"readlist-note-{paper.id}-")
@@ -126,7 +138,7 @@ class AnnotatingMixin:
             message = f"{str(exc)[:1].upper()}{str(exc)[1:]}; note unchanged"
             if exc.kept:  # the only copy of what was typed
                 message += f", your text is kept in {exc.kept}"
-            self.notify(message, severity="error", timeout=STICKY if exc.kept else 5, markup=False)
+            self.screen.notify(message, severity="error", timeout=STICKY if exc.kept else 5, markup=False)
             return
         await self._save_note(paper, current, text)
 
@@ -146,7 +158,7 @@ class AnnotatingMixin:
     def action_edit_tags(self) -> None:
         from .dialogs.tags import TagsScreen
 
-        paper = self.selected_paper()
+        paper = self.screen.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).tags
@@ -160,15 +172,15 @@ class AnnotatingMixin:
             if not (added or removed):
                 return
             if await self.app.write(lambda: self.app.store.change_tags(paper, added, removed)) is not None:
-                self.refresh_all()
+                self.screen.refresh_all()
 
         known = sorted(self.app.store.tag_counts())
-        self.app.push_screen(TagsScreen(self.shown_title(paper), current, known), save)
+        self.app.push_screen(TagsScreen(self.screen.shown_title(paper), current, known), save)
 
     def action_edit_title(self) -> None:
         from .dialogs.title import TitleScreen
 
-        paper = self.selected_paper()
+        paper = self.screen.selected_paper()
         if paper is None:
             return
         current = self.app.store.get(paper.id).title
@@ -178,26 +190,27 @@ class AnnotatingMixin:
                 return
             new = own_title(paper, title)
             if new != current and await self.app.write(lambda: self.app.store.update(paper, title=new)) is not None:
-                self.refresh_all()
+                self.screen.refresh_all()
 
         self.app.push_screen(TitleScreen(current or editable_title(paper.title), paper.title), save)
 
     def action_mark_view_read(self) -> None:
         from .dialogs.confirm import ConfirmScreen
 
-        papers = [self.papers.papers[pos] for pos in self.view.matching()]  # not the partial matches
-        left = len(self.paper_list.positions) - len(papers)
+        view = self.screen.view
+        papers = [self.screen.papers.papers[pos] for pos in view.matching()]  # not the partial matches
+        left = len(view.positions) - len(papers)
         if not papers:
             message = "No paper matches every word of the search" if left else "No papers in this view"
-            self.notify(message, severity="warning", timeout=3)
+            self.screen.notify(message, severity="warning", timeout=3)
             return
 
         async def confirmed(yes: bool | None) -> None:
             if yes:
                 changed = await self.app.write(lambda: self.app.store.update_many(papers, status="read"))
                 if changed is not None:
-                    self.refresh_all()
-                    self.notify(f"Marked {changed} paper(s) read — u undoes", timeout=3)
+                    self.screen.refresh_all()
+                    self.screen.notify(f"Marked {changed} paper(s) read — u undoes", timeout=3)
 
         self.app.push_screen(ConfirmScreen(mark_read_question(len(papers), left)), confirmed)
 

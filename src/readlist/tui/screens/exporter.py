@@ -1,20 +1,31 @@
-"""The export command of the main screen."""
+"""The main screen's export command: the view's papers or the annotated ones, to a file the export dialog names."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .main import MainScreen
 
 
-class ExportingMixin:
-    """The palette's export command: the view's papers when searching or filtering, else the annotated ones."""
+class Exporter:
+    """The export command (x): the view's papers when searching or filtering, else the annotated ones."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+
+    @property
+    def app(self):
+        return self.screen.app
 
     def action_export(self) -> None:
         from .dialogs.export import ExportScreen
 
-        filtered = bool(self.view.query)
-        count = len(self.view.matching())
+        filtered = bool(self.screen.view.query)
+        count = len(self.screen.view.matching())
         if filtered and not count:
-            self.notify("No papers in this view to export", severity="warning", timeout=2)
+            self.screen.notify("No papers in this view to export", severity="warning", timeout=2)
             return
         in_view = f"the {count} papers in this view" if count > 1 else "the paper in this view"
         what = in_view if filtered else "annotated papers"
@@ -28,14 +39,14 @@ class ExportingMixin:
         if choice is None:
             return
         fmt, path = choice
-        if what := own_file(path, self.app.store.path, Path(self.papers.path)):
-            self.notify(f"{path}: is {what}; an export never writes over it", severity="error", markup=False)
+        if what := own_file(path, self.app.store.path, Path(self.screen.papers.path)):
+            self.screen.notify(f"{path}: is {what}; an export never writes over it", severity="error", markup=False)
             return
         notes = self.app.store.all()
         if filtered:
-            papers = [self.papers.papers[pos] for pos in sorted(self.view.matching())]
+            papers = [self.screen.papers.papers[pos] for pos in sorted(self.screen.view.matching())]
         else:
-            papers = select(self.papers.papers, notes)
+            papers = select(self.screen.papers.papers, notes)
         try:
             write_atomic(path, export(papers, notes, fmt), force=force)
         except ExportExistsError:
@@ -45,6 +56,6 @@ class ExportingMixin:
             )
             return
         except OSError as exc:
-            self.notify(f"{path}: cannot write ({exc.strerror or exc})", severity="error", markup=False)
+            self.screen.notify(f"{path}: cannot write ({exc.strerror or exc})", severity="error", markup=False)
             return
-        self.notify(f"Exported {len(papers)} paper(s) to {path}", markup=False, timeout=4)
+        self.screen.notify(f"Exported {len(papers)} paper(s) to {path}", markup=False, timeout=4)

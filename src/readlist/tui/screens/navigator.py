@@ -1,0 +1,143 @@
+"""The main screen's actions that move around and look at papers (no annotation changes): panes and focus, the quick
+filter, jumps to a paper, its link and the clipboard, the help and progress dialogs."""
+
+from __future__ import annotations
+
+import webbrowser
+from functools import partial
+from itertools import chain
+from typing import TYPE_CHECKING
+
+from ..widgets.detail_body import DetailBody
+from ..widgets.search_bar import SearchBar
+
+if TYPE_CHECKING:
+    from .main import MainScreen
+
+
+class Navigator:
+    """Panes and focus, filter, jumps, links, clipboard, dialogs (the cursor keys go to the list itself)."""
+
+    def __init__(self, screen: MainScreen) -> None:
+        self.screen = screen
+
+    def visible_pane(self):
+        """Where the keyboard belongs: the detail when a narrow screen shows it instead of the list."""
+        screen = self.screen
+        if screen.has_class("narrow") and screen.has_class("show-detail"):
+            return screen.query_one(DetailBody)
+        return screen.paper_list
+
+    def keep_focus_visible(self, focused=None) -> None:
+        """Focus on a widget the layout now hides (after a resize, a dialog, a jump) moves to the pane shown."""
+        focused = focused or self.screen.focused
+        if focused is None or not all(getattr(node, "display", True) for node in focused.ancestors_with_self):
+            self.visible_pane().focus()
+
+    def action_focus_search(self) -> None:
+        screen = self.screen
+        search = screen.query_one(SearchBar)
+        # `/` is a priority key, so typing one in the bar arrives here, ahead of the keys typed before it that
+        # the bar has not read yet (a paste without bracketed paste): it goes in after them. The screen's
+        # focus, not has_focus: that is set only once the bar has read its focus event.
+        if screen.focused is search:
+            search.call_later(search.insert_text_at_cursor, "/")
+            return
+        screen.set_class(False, "show-detail")
+        # Focus now, not on the next message cycle: keys typed right after `/` must reach the bar.
+        screen.set_focus(search)
+
+    def action_open_detail(self) -> None:
+        screen = self.screen
+        if screen.has_class("narrow"):
+            showing = not screen.has_class("show-detail")
+            screen.set_class(showing, "show-detail")
+            (screen.query_one(DetailBody) if showing else screen.paper_list).focus()
+        else:
+            screen.query_one(DetailBody).focus()
+
+    def action_close_detail(self) -> None:
+        self.screen.set_class(False, "show-detail")
+        self.screen.paper_list.focus()
+
+    def action_cycle_filter(self) -> None:
+        quick_filter = self.screen.view.next_filter()
+        self.screen.searcher.refresh()
+        self.screen.notify(f"Filter: {quick_filter}", timeout=1.5)
+
+    def action_next_unread(self) -> None:
+        """The next unread paper below, else (saying so) the first one from the top, as newsreaders wrap."""
+        papers_list = self.screen.paper_list
+        store = self.screen.app.store
+        start = papers_list.cursor
+        for row in chain(range(start + 1, papers_list.row_count), range(min(start, papers_list.row_count))):
+            position = papers_list.position_at(row)
+            if position is not None and store.get(self.screen.papers.papers[position].id).status == "unread":
+                papers_list.cursor = row
+                if row < start:
+                    self.screen.notify("No unread paper below: back to the first from the top", timeout=2)
+                return
+        self.screen.notify("No other unread papers in this view", timeout=2)
+
+    def jump_to(self, position: int) -> None:
+        """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back."""
+        screen = self.screen
+        if not screen.paper_list.select_position(position):
+            paper = screen.papers.papers[position]
+            before = screen.view.jump(paper, screen.current_paper)
+            screen.show_view()
+            message = f"{before.describe()} cleared to show #{paper.index} — Esc in the list goes back"
+            self.screen.notify(message, markup=False, timeout=6)
+        self.visible_pane().focus()  # a related paper opened on a narrow screen stays in the detail
+
+    def action_clear_search(self) -> None:
+        """Esc in the list: clear the search (the paper under the cursor stays selected); right after a jump
+        that cleared the search, bring it back; else close the notifications on screen."""
+        screen = self.screen
+        if screen.view.search_text:
+            screen.query_one(SearchBar).value = ""
+        elif screen.view.back():
+            screen.show_view()
+        else:
+            screen.app.clear_notifications()
+
+    def action_open_link(self) -> None:
+        paper = self.screen.selected_paper()
+        if paper is None:
+            return
+        urls = [url for url in paper.urls if url.lower().startswith(("http://", "https://"))]
+        if not urls:
+            self.screen.notify("This paper has no links", severity="warning", timeout=2)
+            return
+        self.screen.run_worker(partial(self.open_url, urls[0]), name="open_url", thread=True, exit_on_error=False)
+
+    def open_url(self, url: str) -> None:
+        """Open the link off the UI thread (finding a browser takes a moment), then say whether it opened."""
+        try:
+            opened = webbrowser.open(url)
+        except webbrowser.Error:  # no browser registered
+            opened = False
+        self.screen.deliver(self._told_opened, url, opened)
+
+    def _told_opened(self, url: str, opened: bool) -> None:
+        if opened:
+            self.screen.notify(f"Opened {url}", markup=False, timeout=2)
+            return
+        message = f"Could not open a browser for {url} — y copies the title and abstract, with the link"
+        self.screen.notify(message, severity="warning", markup=False, timeout=10)
+
+    def action_copy(self) -> None:
+        paper = self.screen.selected_paper()
+        if paper is not None:
+            self.screen.app.copy_to_clipboard(f"{self.screen.shown_title(paper)}\n\n{paper.plain}")
+            self.screen.notify("Copied the title and abstract", timeout=1.5)
+
+    def action_help(self) -> None:
+        from .dialogs.help import HelpScreen
+
+        self.screen.app.push_screen(HelpScreen())
+
+    def action_progress(self) -> None:
+        from .dialogs.progress import ProgressScreen
+
+        self.screen.app.push_screen(ProgressScreen(self.screen.papers))
