@@ -27,12 +27,12 @@ CHILD = r"""
 import asyncio, json, sys, tempfile, time
 from pathlib import Path
 first = {}
-from readlist.tui.widgets.paper_list import PaperList
-_render = PaperList.render_line
+from readlist.tui.widgets.paper_list import PaperListView
+_render = PaperListView.render_line
 def render_line(self, y):
     first.setdefault("paint", time.process_time())
     return _render(self, y)
-PaperList.render_line = render_line
+PaperListView.render_line = render_line
 from readlist.core.papers.reader import read_papers
 from readlist.tui.app import ReadlistApp
 from readlist.tui.screens.searcher import Searcher

@@ -459,7 +459,7 @@ async def test_the_detail_pane_fits_its_width_again_when_the_maximized_list_is_r
         assert f"#{paper.index} · {paper.id}" in screen_text(app)  # the detail shows the paper, not a blank pane
         related = main.query_one(RelatedList)
         labels = [related.get_option_at_index(i).prompt.plain for i in range(related.option_count)]
-        titles = [main.shown_title(app.papers.papers[pos]) for pos in main.query_one(DetailPane).related_positions]
+        titles = [main.listed_title(app.papers.papers[pos]) for pos in main.query_one(DetailPane).related_positions]
         assert len(labels) == 5
         assert all(len(label) >= min(len(title), 60) for label, title in zip(labels, titles, strict=True))
 

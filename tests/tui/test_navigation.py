@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual import events
 
 from readlist.tui.widgets.detail import DetailPane
-from readlist.tui.widgets.paper_list import PaperList
+from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import make_app, press_together, screen_text, settle
@@ -23,7 +23,7 @@ async def test_first_paint_shows_list_header_and_detail(app):
         assert "Test list" in text
         assert "5 papers · 0 read · 0 reading · 0 starred" in text
         assert "FastDiff" in text  # first row and the detail pane
-        assert app.main_screen.query_one(PaperList).has_focus
+        assert app.main_screen.query_one(PaperListView).has_focus
 
 
 async def test_j_k_arrows_move_and_drive_the_detail_pane(app):
@@ -189,7 +189,7 @@ async def test_click_selects_row(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         plist = app.main_screen.paper_list
-        await pilot.click(PaperList, offset=(5, 2))
+        await pilot.click(PaperListView, offset=(5, 2))
         await settle(pilot)
         assert plist.cursor == 2
 
@@ -352,10 +352,10 @@ async def test_layout_sizes_have_no_overlap(tmp_path):
 
 
 async def test_empty_paper_file_says_what_to_do(tmp_path):
-    from readlist.core.papers.paper import PaperList as Papers
+    from readlist.core.papers.paper import PaperList
 
     app = make_app(tmp_path)
-    app.papers = Papers(path=str(tmp_path / "none.txt"), name="none.txt", papers=())
+    app.papers = PaperList(path=str(tmp_path / "none.txt"), name="none.txt", papers=())
     async with app.run_test(size=(120, 30)) as pilot:
         await settle(pilot)
         assert "No papers in" in screen_text(app)
@@ -425,7 +425,7 @@ async def test_clearing_a_short_search_scrolls_the_list_to_the_selected_paper(tm
             assert main.current_paper is chosen and plist.row_count == 19
             assert plist.cursor >= plist.scrollable_content_region.height  # below the first screenful
             assert cursor_row_on_screen(plist), clear
-            assert main.shown_title(chosen)[:20] in screen_text(app)
+            assert main.listed_title(chosen)[:20] in screen_text(app)
 
 
 async def test_the_last_paper_is_scrolled_into_view_on_start(tmp_path):

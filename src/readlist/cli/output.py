@@ -88,14 +88,15 @@ def paper_dict(paper: Paper, ann: Annotation) -> dict:
     return out | annotation_dict(ann)
 
 
-def shown_title(paper: Paper, ann: Annotation) -> str:
+def printed_title(paper: Paper, ann: Annotation) -> str:
+    """The title a command prints: the user's own, else the paper's, without terminal control characters."""
     return strip_control(title_of(paper, ann))
 
 
 def paper_line(number: str, paper: Paper, ann: Annotation) -> str:
     """One paper on one line: number, id, star, status, title, tags."""
     mark = "★" if ann.starred else " "
-    return f"{number}  {paper.id}  {mark} {ann.status:<7}  {shown_title(paper, ann)}{tag_suffix(ann)}"
+    return f"{number}  {paper.id}  {mark} {ann.status:<7}  {printed_title(paper, ann)}{tag_suffix(ann)}"
 
 
 def tag_suffix(ann: Annotation) -> str:

@@ -8,7 +8,7 @@ from ...core.papers.title_cache import derive_all
 from ...core.store.annotation import STATUSES, Annotation
 from ...core.text.normalize import strip_control
 from ..context import Context, fail
-from ..output import echo_json, echo_note, marks_line, paper_dict, paper_line, shown_title
+from ..output import echo_json, echo_note, marks_line, paper_dict, paper_line, printed_title
 
 DERIVE_VS_READ = 100  # deriving a title costs about as much as reading 100 from the title cache
 
@@ -79,7 +79,7 @@ def show_command(ctx: Context, ref: str, as_json: bool) -> None:
     if as_json:
         echo_json(paper_dict(paper, ann))
         return
-    click.echo(shown_title(paper, ann))
+    click.echo(printed_title(paper, ann))
     click.echo(f"#{paper.index} · {paper.id}")
     click.echo(marks_line(ann))
     click.echo()

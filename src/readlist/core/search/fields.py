@@ -56,9 +56,9 @@ class FieldLookups:
             out.update(title.docs_of(tid))
         return out
 
-    def shown_title(self, position: int) -> tuple[str, frozenset[str]]:
-        """A paper's title as the list shows it (the file's title line, else the derived title), folded
-        for matching, and its word stems."""
+    def title_terms(self, position: int) -> tuple[str, frozenset[str]]:
+        """The terms `title:` matches: a paper's title as the list shows it (the file's title line, else the
+        derived title), folded for matching, and its word stems."""
         folded = self.shown_folded(position)
         return folded, frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
 
@@ -131,7 +131,7 @@ class FieldLookups:
             _check(cancelled, n)
             if papers[doc].file_title:
                 continue
-            for term in self.shown_title(doc)[1]:
+            for term in self.title_terms(doc)[1]:
                 weight = wanted.get(term)
                 if weight is None and matcher is not None and term not in self.term_ids:
                     weight = matcher.weight(term)

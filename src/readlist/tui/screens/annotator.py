@@ -63,7 +63,7 @@ class Annotator:
         by_id = self.screen.papers.by_id
 
         def name_of(pid: str) -> str | None:
-            return self.screen.shown_title(by_id[pid]) if pid in by_id else None
+            return self.screen.listed_title(by_id[pid]) if pid in by_id else None
 
         undone = await self.app.write(lambda: self.app.store.undo(by_id, name_of))
         if undone:
@@ -100,7 +100,7 @@ class Annotator:
             else:  # kept in memory only (the database cannot be written now): the draft stays
                 drafts.save(paper.id, text, base)
 
-        self.app.push_screen(NoteScreen(self.screen.shown_title(paper), current, start, keep), save)
+        self.app.push_screen(NoteScreen(self.screen.listed_title(paper), current, start, keep), save)
 
     async def _save_note(self, paper, base: str, text: str) -> bool:
         """The one way a note edited in the modal or in $EDITOR is stored, `base` being the note the edit
@@ -175,7 +175,7 @@ class Annotator:
                 self.screen.refresh_all()
 
         known = sorted(self.app.store.tag_counts())
-        self.app.push_screen(TagsScreen(self.screen.shown_title(paper), current, known), save)
+        self.app.push_screen(TagsScreen(self.screen.listed_title(paper), current, known), save)
 
     def action_edit_title(self) -> None:
         from .dialogs.title import TitleScreen

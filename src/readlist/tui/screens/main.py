@@ -12,12 +12,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 from textual.worker import Worker, WorkerState
 
-from ...core.papers.paper import PaperList as Papers
+from ...core.papers.paper import PaperList
 from ...core.store.annotation import title_of
 from ..actions import ACTIONS, bindings
 from ..widgets.detail import DetailPane
-from ..widgets.missing import missing_text
-from ..widgets.paper_list import PaperList
+from ..widgets.missing_papers import missing_papers_text
+from ..widgets.paper_list import PaperListView
 from ..widgets.paper_row import RowLook
 from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
@@ -34,7 +34,7 @@ NARROW = 100
 class MainScreen(Screen):
     BINDINGS = bindings()  # each key's `action_<name>` hands it to whoever ACTIONS names (see the end of this module)
 
-    def __init__(self, papers: Papers, quick_filter: str = "all", paper_id: str | None = None) -> None:
+    def __init__(self, papers: PaperList, quick_filter: str = "all", paper_id: str | None = None) -> None:
         super().__init__()
         self.papers = papers
         self.view = ViewState(papers, quick_filter, paper_id)
@@ -66,13 +66,13 @@ class MainScreen(Screen):
         yield SearchBar(id="search")
         with Horizontal(id="panes"):
             with Vertical(id="list-pane"):
-                yield PaperList(self.papers.papers, self.look, follow=self.follow_cursor, id="list")
+                yield PaperListView(self.papers.papers, self.look, follow=self.follow_cursor, id="list")
                 yield Static(id="empty")
             yield DetailPane(id="detail")
         yield Footer()
 
     def on_mount(self) -> None:
-        paper_list = self.query_one(PaperList)
+        paper_list = self.query_one(PaperListView)
         paper_list.focus()
         self.apply_layout(self.size.width)
         self.searcher.refresh()
@@ -130,16 +130,16 @@ class MainScreen(Screen):
 
     def refresh_all(self) -> None:
         """Annotations changed: redraw rows, detail and counts."""
-        self.query_one(PaperList).redraw()
+        self.query_one(PaperListView).redraw()
         self.refresh_header()
         self.shown_paper.show()
         if self.view.query:  # words match notes and tags too: the change may move the paper
-            self.view.stay_row = self.query_one(PaperList).cursor  # a paper leaving the view: keep the place
+            self.view.stay_row = self.query_one(PaperListView).cursor  # a paper leaving the view: keep the place
             self.searcher.refresh()
 
     @property
-    def paper_list(self) -> PaperList:
-        return self.query_one(PaperList)
+    def paper_list(self) -> PaperListView:
+        return self.query_one(PaperListView)
 
     @property
     def current_paper(self):
@@ -153,8 +153,8 @@ class MainScreen(Screen):
             self.notify("No paper selected", severity="warning", timeout=2)
         return paper
 
-    def shown_title(self, paper) -> str:
-        """The title the list shows: the user's own, else the paper's."""
+    def listed_title(self, paper) -> str:
+        """The title the list shows: the user's own, else the paper's (its annotation looked up in the store)."""
         return title_of(paper, self.app.store.get(paper.id))
 
     # -- the view -------------------------------------------------------------------------------
@@ -165,13 +165,15 @@ class MainScreen(Screen):
 
     def apply_view(self) -> None:
         """List what the view state says, the cursor where it says."""
-        view, paper_list = self.view, self.query_one(PaperList)
+        view, paper_list = self.view, self.query_one(PaperListView)
         positions = view.positions
         keep, row = view.placement(paper_list.current)
         paper_list.set_view(positions, view.spans, view.full_matches, keep=keep, fallback_row=row)
         empty = self.query_one("#empty", Static)
         if not positions:  # an update costs a layout pass: only when the message shows
-            empty.update(missing_text(self.app.store.orphans()) if view.showing_missing else Text(view.empty_message()))
+            empty.update(
+                missing_papers_text(self.app.store.orphans()) if view.showing_missing else Text(view.empty_message())
+            )
         empty.display = not positions
         paper_list.display = bool(positions)
         if positions and self.focused is None:  # the list lost focus while it was hidden: give it back
@@ -215,7 +217,7 @@ class MainScreen(Screen):
     def action_close_detail(self) -> None:
         self.navigator.action_close_detail()
 
-    @on(PaperList.Chosen)
+    @on(PaperListView.Chosen)
     def chosen(self) -> None:
         self.navigator.action_open_detail()
 

@@ -129,7 +129,7 @@ class Navigator:
     def action_copy(self) -> None:
         paper = self.screen.selected_paper()
         if paper is not None:
-            self.screen.app.copy_to_clipboard(f"{self.screen.shown_title(paper)}\n\n{paper.plain}")
+            self.screen.app.copy_to_clipboard(f"{self.screen.listed_title(paper)}\n\n{paper.plain}")
             self.screen.notify("Copied the title and abstract", timeout=1.5)
 
     def action_help(self) -> None:

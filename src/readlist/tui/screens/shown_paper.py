@@ -44,7 +44,7 @@ class ShownPaper:
         if not same:
             self.load_related(position)
         elif detail.related_positions:  # a related paper's title may have changed
-            titles = [screen.shown_title(screen.papers.papers[pos]) for pos in detail.related_positions]
+            titles = [screen.listed_title(screen.papers.papers[pos]) for pos in detail.related_positions]
             detail.relabel_related(titles)
 
     def load_related(self, position: int) -> None:
@@ -84,5 +84,5 @@ class ShownPaper:
     def _show_related(self, position: int, positions: list[int]) -> None:
         screen = self.screen
         if screen.paper_list.current == position:
-            titles = [screen.shown_title(screen.papers.papers[pos]) for pos in positions]
+            titles = [screen.listed_title(screen.papers.papers[pos]) for pos in positions]
             screen.query_one(DetailPane).show_related(positions, titles)

@@ -28,7 +28,7 @@ Spans = Callable[[str], list[tuple[int, int]]]
 DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
 
 
-class PaperList(ScrollView, can_focus=True):
+class PaperListView(ScrollView, can_focus=True):
     """Rows of `star status title  tags`; the cursor row drives the detail pane."""
 
     BINDINGS = [*list_bindings(), Binding("escape", "screen.clear_search", "Clear search", show=False)]

@@ -1,4 +1,4 @@
-"""`is:missing`: annotations whose paper is no longer in the file, kept and shown, never deleted."""
+"""What `is:missing` lists instead of papers: the annotations of papers no longer in the file, kept, never deleted."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from ...core.text.normalize import hashtags
 from ..display import row_marks, safe
 
 
-def missing_text(orphans: Sequence) -> Text:
+def missing_papers_text(orphans: Sequence) -> Text:
     if not orphans:
         return Text("No missing papers: every annotation belongs to a paper in this file. Esc clears the search.")
     text = Text()
