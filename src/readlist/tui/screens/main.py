@@ -3,6 +3,8 @@ state decides what is listed, and collaborators do the searching and the actions
 
 from __future__ import annotations
 
+from functools import partial
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -60,6 +62,13 @@ class MainScreen(Screen):
         except RuntimeError:  # the app's loop has ended
             pass
 
+    def run_in_thread(self, fn, *args, group: str = "default", exclusive: bool = False) -> Worker:
+        """Run `fn(*args)` in a worker thread, which hands its results back with `deliver`; an error in it is one
+        notice (on_worker_state_changed), never the end of the app."""
+        return self.run_worker(
+            partial(fn, *args), name=fn.__name__, group=group, exclusive=exclusive, thread=True, exit_on_error=False
+        )
+
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
@@ -76,7 +85,7 @@ class MainScreen(Screen):
         paper_list.focus()
         self.apply_layout(self.size.width)
         self.searcher.refresh()
-        self.call_after_refresh(self.searcher.build_index)  # after the first paint, which it would slow down
+        self.call_after_refresh(self.searcher.start_index)  # after the first paint, which it would slow down
 
     def on_resize(self, event) -> None:
         self.apply_layout(event.size.width)

@@ -4,7 +4,6 @@ filter, jumps to a paper, its link and the clipboard, the help and progress dial
 from __future__ import annotations
 
 import webbrowser
-from functools import partial
 from itertools import chain
 from typing import TYPE_CHECKING
 
@@ -109,7 +108,7 @@ class Navigator:
         if not urls:
             self.screen.notify("This paper has no links", severity="warning", timeout=2)
             return
-        self.screen.run_worker(partial(self.open_url, urls[0]), name="open_url", thread=True, exit_on_error=False)
+        self.screen.run_in_thread(self.open_url, urls[0])
 
     def open_url(self, url: str) -> None:
         """Open the link off the UI thread (finding a browser takes a moment), then say whether it opened."""

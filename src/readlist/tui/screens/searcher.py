@@ -4,7 +4,6 @@ worker thread, its result handed back to the screen."""
 from __future__ import annotations
 
 from contextlib import suppress
-from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
@@ -32,14 +31,7 @@ class Searcher:
         if self.index is None:
             self.screen.refresh_header()  # shows "indexing…"; the search runs when the index is ready
             return
-        self._search = self.screen.run_worker(
-            partial(self.run_search, text),
-            name="run_search",
-            group="search",
-            exclusive=True,
-            thread=True,
-            exit_on_error=False,
-        )
+        self._search = self.screen.run_in_thread(self.run_search, text, group="search", exclusive=True)
 
     async def settled(self) -> None:
         """Wait until the view shows the latest search: a key pressed after a change (a star in an
@@ -49,7 +41,7 @@ class Searcher:
                 await worker.wait()
 
     def run_search(self, text: str) -> None:
-        """In a worker thread."""
+        """Search `text` (in a worker thread) and hand the result to apply_result."""
         from ...core.search.index import BuildCancelled
 
         worker = get_current_worker()
@@ -64,13 +56,12 @@ class Searcher:
         if self.view.take(text, result):  # else a newer query is on its way
             self.screen.apply_view()
 
-    def build_index(self) -> None:
-        self.screen.run_worker(
-            self._build_index, name="build_index", group="index", exclusive=True, thread=True, exit_on_error=False
-        )
+    def start_index(self) -> None:
+        self.screen.run_in_thread(self.build_index, group="index", exclusive=True)
 
-    def _build_index(self) -> None:
-        """The search index, then every derived title (`title:` searches them), both cached on disk."""
+    def build_index(self) -> None:
+        """The search index, then every derived title (`title:` searches them), both cached on disk (in a worker
+        thread)."""
         from ...core.papers import title_cache
         from ...core.search.cache import load_or_build
 

@@ -3,7 +3,6 @@ highlights, and the papers related to it, looked up once the cursor rests there.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.worker import get_current_worker
@@ -56,20 +55,12 @@ class ShownPaper:
         if len(screen.papers.papers) > 1:
             typing = screen.query_one(SearchBar).has_focus  # the best match changes with every key: wait longer
             delay = RELATED_WHILE_TYPING if typing else RELATED_DELAY
-            self._related_timer = screen.set_timer(delay, lambda: self.find_related(position))
+            self._related_timer = screen.set_timer(
+                delay, lambda: screen.run_in_thread(self.find_related, position, group="related", exclusive=True)
+            )
 
     def find_related(self, position: int) -> None:
-        self.screen.run_worker(
-            partial(self._find_related, position),
-            name="find_related",
-            group="related",
-            exclusive=True,
-            thread=True,
-            exit_on_error=False,
-        )
-
-    def _find_related(self, position: int) -> None:
-        """In a worker thread."""
+        """The papers related to the one at `position` (in a worker thread), shown if the cursor is still there."""
         worker = get_current_worker()
         related = self.screen.app.related_index()
         if worker.is_cancelled or related is None:
