@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -125,6 +126,44 @@ def test_note_edit_runs_editor_with_argument_list(run, tmp_path):
     missing = run("note", "#1", "--edit", env={"EDITOR": "/no/such/editor --wait"})
     assert missing.exit_code == 2 and "cannot run the editor" in missing.stderr
     assert run("note", "#1").stdout == "before\nedited in editor\n"
+
+
+def test_a_note_longer_than_a_note_may_be_is_refused_in_one_line_and_the_text_typed_in_the_editor_kept(run, tmp_path):
+    assert run("note", "#1", "--text", "kept").exit_code == 0
+    refused = (
+        "readlist: a note can hold at most 1,000,000 characters, this one would have 1,000,001; the note is unchanged"
+    )
+    for args, given in [
+        (("--text", "x" * 1_000_001), None),
+        (("--text", "-"), "x" * 1_000_001 + "\n"),
+        (("--append", "y" * 999_996), None),  # "kept", a line break and these
+    ]:
+        result = run("note", "#1", *args, input=given)
+        assert (result.exit_code, result.output.strip()) == (2, refused)
+    script = tmp_path / "editor.py"
+    script.write_text("import sys, pathlib\npathlib.Path(sys.argv[-1]).write_text('z' * 1_000_001)\n")
+    edited = run("note", "#1", "--edit", env={"EDITOR": f"{shlex.quote(sys.executable)} {shlex.quote(str(script))}"})
+    assert edited.exit_code == 2
+    assert edited.output.startswith(f"{refused}, your text is kept in ")
+    assert Path(edited.output.rsplit(" kept in ", 1)[1].strip()).read_text() == "z" * 1_000_001
+    assert run("note", "#1").stdout == "kept\n"
+    assert run("note", "#1", "--append", "y" * 999_995).exit_code == 0  # up to the limit
+
+
+def test_the_log_holds_what_a_note_change_changed(run):
+    run("note", "#1", "--text", "first line")
+    run("note", "#1", "--append", "second line")
+    [entry] = json.loads(run("log", "--json", "--limit", "1").stdout)
+    assert (entry["before"], entry["after"]) == ({}, {})
+    assert entry["note_edit"] | {"was": "", "is": ""} == {
+        "at": 10,
+        "cut": "",
+        "put": "\nsecond line",
+        "was": "",
+        "is": "",
+    }
+    run("undo")
+    assert run("log", "--limit", "1").stdout.split()[1:3] == ["undo", "note"]
 
 
 def test_note_edit_reads_a_note_saved_in_the_locales_encoding_and_never_loses_one_it_cannot_read(

@@ -251,6 +251,25 @@ async def test_note_modal_escape_asks_before_discarding(app):
         assert current(app)[1].note == ""
 
 
+async def test_the_note_dialog_keeps_a_note_longer_than_a_note_may_be_open_and_says_so(app):
+    from readlist.core.store.note_edits import MAX_NOTE_CHARS
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        line = "a line of a very long note\n"
+        app.screen.query_one("#note-text").insert(line * (MAX_NOTE_CHARS // len(line)) + "x" * len(line))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NoteScreen)  # still open, the text in it
+        assert len(app.screen.text) > MAX_NOTE_CHARS
+        [told] = [n.message for n in app._notifications if "at most" in n.message]
+        size = f"{len(app.screen.text):,}"
+        assert told == f"A note can hold at most 1,000,000 characters, this one would have {size}; shorten it to save"
+        assert current(app)[1].note == ""
+
+
 def use_editor(tmp_path, monkeypatch, program: str) -> None:
     """$EDITOR runs this Python `program` (the file to edit is its last argument); $VISUAL is unset."""
     script = tmp_path / "editor.py"

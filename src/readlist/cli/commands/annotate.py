@@ -12,6 +12,7 @@ from ...core.files.editor import EditFailed, chosen_editor, decode_text, edit_te
 from ...core.papers.paper import Paper
 from ...core.store.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ...core.store.changes import current_ids
+from ...core.store.note_edits import note_size_error
 from ...core.text.normalize import strip_control
 from ..context import Context, fail
 from ..output import echo_json, paper_line
@@ -69,7 +70,12 @@ def edit_note_text(initial: str) -> str:
     if not chosen_editor() and not sys.stdin.isatty():  # vi with no terminal would wait forever
         fail("no $VISUAL or $EDITOR is set and there is no terminal for vi; use --text or --append")
     try:
-        return edit_text(initial + "\n" if initial else "", command, lambda argv: subprocess.run(argv).returncode)
+        return edit_text(
+            initial + "\n" if initial else "",
+            command,
+            lambda argv: subprocess.run(argv).returncode,
+            refuse=note_size_error,
+        )
     except EditFailed as exc:
         kept = f", your text is kept in {exc.kept}" if exc.kept else ""
         fail(f"{exc}; the note is unchanged{kept}")
@@ -114,13 +120,16 @@ def note_command(ctx: Context, ref: str, text: str | None, appends: tuple[str, .
             click.echo(strip_control(current, keep_tabs=True))
         return
     joined = False
-    if edit:
-        ann, joined = ctx.store.edit_note(paper, current, edit_note_text(current))
-    elif appends:
-        lines = [line.rstrip() for line in map(_text_of, appends)]
-        ann = ctx.store.append_note(paper, "\n".join(line for line in lines if line))  # one step to undo
-    else:
-        ann = ctx.store.set_note(paper, _text_of(text or ""))
+    try:
+        if edit:
+            ann, joined = ctx.store.edit_note(paper, current, edit_note_text(current))
+        elif appends:
+            lines = [line.rstrip() for line in map(_text_of, appends)]
+            ann = ctx.store.append_note(paper, "\n".join(line for line in lines if line))  # one step to undo
+        else:
+            ann = ctx.store.set_note(paper, _text_of(text or ""))
+    except ValueError as exc:  # a note longer than a note may be
+        fail(f"{exc}; the note is unchanged")
     ctx.saved()
     click.echo(f"{_line(paper, ann)}  (note: {len(ann.note)} characters)")
     if joined:
@@ -212,7 +221,9 @@ def log_command(ctx: Context, limit: int, as_json: bool) -> None:
     events = ctx.store.events(limit)
     if as_json:
         keys = ("time", "paper", "action", "before", "after", "group", "undoes")
-        echo_json([{k: getattr(e, k) for k in keys} for e in events])
+        echo_json(
+            [{k: getattr(e, k) for k in keys} | ({"note_edit": e.note_edit} if e.note_edit else {}) for e in events]
+        )
         return
     by_id = ctx.paper_list.by_id
     renamed = current_ids(ctx.store.events())  # a paper's id now, after its text changed
@@ -223,5 +234,5 @@ def log_command(ctx: Context, limit: int, as_json: bool) -> None:
         where = f"#{paper.index} {paper.title}" if paper else f"{event.paper} (not in this paper list)"
         what = event.describe()
         if event.action == "undo":
-            what = "undo " + ", ".join(key for key in event.after if key != "read_at")
+            what = "undo " + ", ".join(key for key in event.changed if key != "read_at")
         click.echo(strip_control(f"{event.time}  {what:<28}  {where}"))

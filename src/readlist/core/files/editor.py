@@ -66,10 +66,16 @@ class EditFailed(Exception):
         self.kept = kept
 
 
-def edit_text(initial: str, command: list[str], run: Callable[[list[str]], int], prefix: str = "readlist-note-") -> str:
+def edit_text(
+    initial: str,
+    command: list[str],
+    run: Callable[[list[str]], int],
+    prefix: str = "readlist-note-",
+    refuse: Callable[[str], str | None] = lambda text: None,
+) -> str:
     """What the editor `command` saved of a temp file holding `initial`. `run(argv)` runs it and gives its exit
     status (the terminal UI hands the screen over meanwhile). Raises EditFailed; the temp file goes, unless it
-    holds text that cannot be read."""
+    holds text that cannot be read or cannot be kept (`refuse(text)` says why, say a note too long)."""
     fd, name = tempfile.mkstemp(prefix=prefix, suffix=".md")
     path, keep = Path(name), False
     try:
@@ -91,6 +97,10 @@ def edit_text(initial: str, command: list[str], run: Callable[[list[str]], int],
         if "\0" in text:
             keep = True
             raise EditFailed("the edited note holds a NUL character (\\0), which a note cannot hold", kept=path)
+        refused = refuse(text)
+        if refused:
+            keep = True
+            raise EditFailed(refused, kept=path)
         return text
     finally:
         if not keep:

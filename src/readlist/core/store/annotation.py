@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..text.normalize import normalize_ws, quoted, strip_control
+from .note_edits import EMPTY_NOTE, NOTE_EDIT
 
 STATUSES = ("unread", "reading", "read")
 EDITABLE = ("starred", "status", "tags", "note", "title")
@@ -78,6 +79,7 @@ class Event:
     group: str = ""
     undoes: str | None = None  # for action "undo": the group it reverted
     papers_file: str | None = None  # for action "reattach": the paper file (its full path) the new id is in
+    note_edit: dict = field(default_factory=dict)  # how the note changed, when it did (see note_edits)
 
     @classmethod
     def from_doc(cls, doc: Mapping[str, Any]) -> Event:
@@ -90,7 +92,13 @@ class Event:
             group=doc.get("group", ""),
             undoes=doc.get("undoes"),
             papers_file=doc.get("papers_file") if isinstance(doc.get("papers_file"), str) else None,
+            note_edit=dict(doc.get(NOTE_EDIT) or {}),
         )
+
+    @property
+    def changed(self) -> list[str]:
+        """The fields this entry set: those in `after`, and the note when it is kept as a note edit."""
+        return [*self.after, "note"] if self.note_edit and "note" not in self.after else list(self.after)
 
     def describe(self) -> str:
         """What changed, in a few words: 'status reading → read', 'star', 'tags +ml -rl'."""
@@ -110,9 +118,10 @@ class Event:
         if self.action == "move":  # `readlist reattach`: annotations moved by hand from a missing paper
             cleared = Annotation(self.paper)
             moved_here = any(k in self.after and self.after[k] != getattr(cleared, k) for k in EDITABLE if k != "tags")
+            moved_here = moved_here or self.note_edit.get("is", EMPTY_NOTE) != EMPTY_NOTE
             return "annotations moved here" if moved_here or self.after.get("tags") else "annotations moved away"
         if self.action == "update":
-            return "changed " + ", ".join(k for k in self.after if k in EDITABLE)
+            return "changed " + ", ".join(k for k in self.changed if k in EDITABLE)
         return self.action
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..text.normalize import strip_control
 from .annotation import EDITABLE, STATUSES, Annotation, Event, normalize_tags
+from .note_edits import note_size_error
 
 UNDO, REATTACH, MOVE = "undo", "reattach", "move"  # MOVE: `readlist reattach`, annotations moved by hand
 NOT_UNDOABLE = (UNDO, REATTACH)
@@ -58,7 +59,7 @@ def clean_changes(changes: Mapping[str, Any]) -> dict[str, Any]:
                 raise TypeError("tags must be a list of names, not one string")
             out[key] = list(normalize_tags(valid_text(str(tag)) for tag in value))
         elif key == "note":
-            out[key] = refuse_nul(valid_text(str(value or "")).rstrip())
+            out[key] = refuse_long(refuse_nul(valid_text(str(value or "")).rstrip()))
         else:
             title = " ".join(strip_control(valid_text(str(value))).split()) if value is not None else ""
             out[key] = title or None
@@ -72,6 +73,14 @@ def refuse_nul(note: str) -> str:
     """A note as given, unless it holds a NUL, which would be dropped on display (and so lost silently)."""
     if "\0" in note:
         raise ValueError(NUL_IN_NOTE)
+    return note
+
+
+def refuse_long(note: str) -> str:
+    """A note as given, unless it is longer than a note may be (see note_edits.MAX_NOTE_CHARS)."""
+    error = note_size_error(note)
+    if error:
+        raise ValueError(error)
     return note
 
 
@@ -112,6 +121,7 @@ class UndoPlan:
     group: str
     restore: dict[str, dict[str, Any]]  # paper id (after re-attachments) -> field values to put back
     undone: tuple[Event, ...]
+    notes: dict[str, tuple[Event, ...]] = field(default_factory=dict)  # paper id -> its note's changes, newest first
 
 
 def follow_reattach(renames: dict[str, str], old: object, new: object) -> None:
@@ -154,8 +164,13 @@ def plan_undo(events: Iterable[Mapping[str, Any]], papers: Container[str] | None
     group = [Event.from_doc(doc) for doc in reversed(newest_first) if doc.get("group") == target]
     group = [event for event in group if event.action not in NOT_UNDOABLE]
     restore: dict[str, dict[str, Any]] = {}
+    notes: dict[str, tuple[Event, ...]] = {}
     for event in group:  # oldest first: the earliest `before` of a field wins
-        fields = restore.setdefault(renames.get(event.paper, event.paper), {})
+        pid = renames.get(event.paper, event.paper)
+        fields = restore.setdefault(pid, {})
         for key, value in event.before.items():
             fields.setdefault(key, value)
-    return UndoPlan(group=target, restore=restore, undone=tuple(group))
+        if "note" in event.changed:  # the note before is worked out from the note now (note_edits.note_before)
+            notes[pid] = (event, *notes.get(pid, ()))
+            fields.pop("note", None)
+    return UndoPlan(group=target, restore=restore, undone=tuple(group), notes=notes)

@@ -13,15 +13,20 @@ per RECENT changes, not on every save), the older entries are dropped except tho
 
 What is lost is older history: `readlist log` shows less, and an old note text that another copy
 still holds is no longer known to have been replaced, so merging that copy keeps both texts.
+
+Note texts are kept apart from that: past the newest LOGGED_NOTE_CHARS characters of note text a
+paper's entries hold, its older entries keep only the digests of their notes (`note_edits.trim`),
+checked whenever a note changes, and for every paper when the log is compacted.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 
 from .changes import parse_iso
+from .note_edits import LOGGED_NOTE_CHARS, NOTE_EDIT, logged_chars
 
 RECENT = 5000
 STATS_DAYS = 32
@@ -51,7 +56,7 @@ def plan(events: Mapping[str, dict], now: datetime) -> tuple[set[str], int]:
     for doc_id in ids:
         doc = events[doc_id]
         moment = _moment(doc.get("time", ""))
-        for field in doc.get("after") or {}:
+        for field in [*(doc.get("after") or {}), *(["note"] if doc.get(NOTE_EDIT) else [])]:
             key = (doc.get("paper", ""), field)
             best = latest.get(key)
             if best is None or best[0] < moment:
@@ -70,3 +75,21 @@ def plan(events: Mapping[str, dict], now: datetime) -> tuple[set[str], int]:
             continue
         drop.add(doc_id)
     return drop, floor
+
+
+def note_texts_to_trim(events: Mapping[str, dict], papers: Container[str] | None = None) -> list[str]:
+    """Ids of the log entries (of these papers, when given) holding note text past the newest LOGGED_NOTE_CHARS
+    characters of their paper's."""
+    held: dict[str, int] = {}
+    out = []
+    for doc_id in sorted(events, key=int, reverse=True):
+        doc = events[doc_id]
+        paper = doc.get("paper", "")
+        if papers is not None and paper not in papers:
+            continue
+        size = logged_chars(doc)
+        if size:
+            held[paper] = held.get(paper, 0) + size
+            if held[paper] > LOGGED_NOTE_CHARS:
+                out.append(doc_id)
+    return out

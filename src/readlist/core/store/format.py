@@ -31,6 +31,7 @@ import re
 from typing import Any
 
 from .annotation import STATUSES
+from .note_edits import NOTE_EDIT
 
 SCHEMA_VERSION = 2
 META, ANNOTATIONS, EVENTS = "meta", "annotations", "events"
@@ -274,7 +275,26 @@ def _good_event(doc: dict[str, Any]) -> bool:
                 return False
             if key == "tags" and not all(isinstance(tag, str) for tag in value):
                 return False
-    return True
+    return _good_note_edit(doc.get(NOTE_EDIT, {}))
+
+
+def _good_note_edit(edit: Any) -> bool:
+    """A note edit of the shape undo and merge read (see note_edits): digests, and where its text is kept, the
+    place and both texts."""
+    if not isinstance(edit, dict):
+        return False
+    if not edit:
+        return True
+    if not isinstance(edit.get("was"), str) or not isinstance(edit.get("is"), str):
+        return False
+    parts = edit.get("parts", [])
+    if not isinstance(parts, list) or not all(isinstance(part, str) for part in parts):
+        return False
+    kept = [key for key in ("at", "cut", "put") if key in edit]
+    if not kept:  # trimmed: its digests alone
+        return True
+    at, texts = edit.get("at"), (edit.get("cut"), edit.get("put"))
+    return type(at) is int and at >= 0 and all(isinstance(text, str) for text in texts)
 
 
 def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:

@@ -7,9 +7,9 @@ never logged): such a value came from a copy without a log (say migrated schema-
 made by an earlier merge (a conflict mark). At equal times the unaccounted value wins, as the
 merged one, so merging the same copy again keeps it. A note edited
 on both sides keeps both texts, separated by a marked line, and the paper is tagged `conflict`.
-A note that the history shows was replaced after it was written (the `before` of a later logged
-change) gives way to the other side's; an empty note never replaces a written one unless the log
-shows it was cleared.
+A note that the history shows was replaced after it was written (what a later logged change
+replaced, known by its digest) gives way to the other side's; an empty note never replaces a
+written one unless the log shows it was cleared.
 Events are united. The result does not depend on which side is "this" one, and merging the same
 copy again changes nothing.
 """
@@ -26,10 +26,10 @@ from typing import Any
 from ..text.normalize import strip_control
 from .annotation import Annotation, Event, cut_label
 from .changes import REATTACH, current_ids, follow_reattach, parse_iso
+from .note_edits import NOTE_SEPARATOR, digest, note_parts
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
-NOTE_SEPARATOR = "\n\n──────── conflicting edit (readlist merge) ────────\n\n"
 _OLDEST = datetime.min.replace(tzinfo=UTC)
 
 
@@ -143,18 +143,31 @@ def _canon(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
+def _logged(name: str, value: Any) -> str:
+    """A field's value as `Logged` holds it: a note by its digest (a note edit holds no more of the note)."""
+    return digest(value) if name == "note" and isinstance(value, str) else _canon(value)
+
+
+def _set_values(event: Event) -> list[tuple[str, str]]:
+    """The fields a log entry set, with their values as `Logged` holds them."""
+    values = [(name, _logged(name, value)) for name, value in event.after.items()]
+    if event.note_edit and "note" not in event.after:
+        values.append(("note", str(event.note_edit.get("is"))))
+    return values
+
+
 def _field_times(events: Iterable[Event], renames: Mapping[str, str]) -> Logged:
     """paper -> field -> latest logged change and the values set then (key "": the latest event of any kind)."""
     times: Logged = defaultdict(dict)
     for event in events:
         moment = _moment(event.time)
         per_paper = times[renames.get(event.paper, event.paper)]
-        for name, value in (*event.after.items(), ("", None)):
+        for name, value in (*_set_values(event), ("", "")):
             seen = per_paper.get(name)
             if seen is None or seen[0] < moment:
-                per_paper[name] = (moment, {_canon(value)})
+                per_paper[name] = (moment, {value})
             elif seen[0] == moment:
-                seen[1].add(_canon(value))
+                seen[1].add(value)
     return times
 
 
@@ -173,7 +186,7 @@ def _unaccounted(note: Annotation, times: Logged, name: str) -> bool:
     logged = times.get(note.id, {}).get(name)
     if logged is None:
         return value != getattr(Annotation(note.id), name)
-    return _canon(value) not in logged[1]
+    return _logged(name, value) not in logged[1]
 
 
 def _tie_key(name: str, value: Any, unaccounted: bool) -> tuple[bool, bool, str]:
@@ -186,22 +199,31 @@ def _tie_key(name: str, value: Any, unaccounted: bool) -> tuple[bool, bool, str]
     return unaccounted, flagged, _canon(value)
 
 
-def note_parts(note: str) -> list[str]:
-    return [part for part in note.split(NOTE_SEPARATOR) if part.strip()]
-
-
 def _replaced_notes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, dict[str, datetime]]:
-    """paper -> note text (or a conflict part of one) -> when a logged change last replaced it."""
+    """paper -> digest of a note text (or a conflict part of one) -> when a logged change last replaced it."""
     out: dict[str, dict[str, datetime]] = defaultdict(dict)
     for event in events:
-        before, after = event.before.get("note"), event.after.get("note")
-        if isinstance(before, str) and before != after:
+        replaced = _replaced_digests(event)
+        if replaced:
             moment = _moment(event.time)
             per_paper = out[renames.get(event.paper, event.paper)]
-            for text in {before, *note_parts(before)}:
+            for text in replaced:
                 if per_paper.get(text, _OLDEST) < moment:
                     per_paper[text] = moment
     return out
+
+
+def _replaced_digests(event: Event) -> set[str]:
+    """Digests of the note a log entry replaced and of the texts a merge had joined into it; none when it did not
+    change the note."""
+    before, after = event.before.get("note"), event.after.get("note")
+    if isinstance(before, str):  # the whole note, as earlier versions log it
+        return {digest(text) for text in {before, *note_parts(before)}} if before != after else set()
+    edit = event.note_edit
+    if not edit or edit.get("was") == edit.get("is"):
+        return set()
+    parts = edit.get("parts")
+    return {str(edit.get("was")), *(parts if isinstance(parts, list) else ())}
 
 
 TagTimes = dict[str, tuple[datetime, datetime]]  # tag (case-folded) -> (last logged addition, last removal)
@@ -243,7 +265,7 @@ def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[st
     """
     if a == b:
         return a, False
-    a_old, b_old = replaced.get(a, _OLDEST) > ta, replaced.get(b, _OLDEST) > tb
+    a_old, b_old = replaced.get(digest(a), _OLDEST) > ta, replaced.get(digest(b), _OLDEST) > tb
     if a_old != b_old:
         return (b, False) if a_old else (a, False)
     if not a.strip() or not b.strip():

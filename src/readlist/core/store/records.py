@@ -19,6 +19,7 @@ from . import compaction as log_compaction
 from .annotation import Annotation
 from .changes import REATTACH, Change
 from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, DocLines, check_current, empty_data
+from .note_edits import changes_note, trim
 from .storage import AtomicJSONStorage
 
 UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
@@ -110,8 +111,18 @@ class Records:
                 self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
             if change.events:
                 self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
+                noted = {event.get("paper") for event in change.events if changes_note(event)}
+                if noted:
+                    self._trim_note_texts(noted)
         finally:
             self._storage.deferred = False
+
+    def _trim_note_texts(self, papers: set | None = None) -> None:
+        """Keep no more note text in the log than `log_compaction` allows per paper (of these papers, when given)."""
+        events = self._storage.data[EVENTS]
+        for doc_id in log_compaction.note_texts_to_trim(events, papers):
+            trim(events[doc_id])
+            self._storage.invalidate(EVENTS, doc_id)
 
     def _compact_log(self, now: datetime) -> None:
         events, meta = self._storage.data[EVENTS], self._meta()
@@ -123,6 +134,7 @@ class Records:
             self._storage.invalidate(EVENTS, doc_id)
         meta[UNDO_FLOOR] = max(meta.get(UNDO_FLOOR, 0), floor)
         meta[COMPACTED] = len(events)
+        self._trim_note_texts()
 
     def _replacement(self, annotations: list[dict], events: list[dict]) -> dict:
         """Data holding these annotations (on their document ids where they have one) and this log, all

@@ -7,7 +7,8 @@ validated changes with log entries, reads annotations back, undoes, and re-attac
 Undo works on the file's log, not on this process's history: `undo()` reverts the newest change
 group in the file that has not been undone yet, whichever process (CLI or TUI) made it. An undo is
 itself logged (action "undo") and is not undone by the next `undo()`, which goes one step further back;
-re-attachments of moved papers are logged but not undoable.
+re-attachments of moved papers are logged but not undoable. A note's change is logged as what changed
+(`note_edits`), undone from the note as it is now.
 
 `replace_all` (what a merge uses) swaps every annotation and the whole log in one atomic write,
 after a backup `NAME.bak-<time>-merge`. Undo does not reach across it: right after a merge
@@ -40,9 +41,10 @@ from ..papers.paper import Paper, PaperList
 from ..text.normalize import quoted, strip_control
 from . import backups
 from .annotation import EDITABLE, STATUSES, Annotation, Event, cut_label, snippet_of
-from .changes import MOVE, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo
+from .changes import MOVE, UNDO, Change, action_for, clean_changes, diff, iso, parse_iso, plan_undo, refuse_long
 from .database import DatabaseFile
 from .merge import join_records
+from .note_edits import NOTE_EDIT, compact, note_before
 from .reconcile import carried, followed_records, held_elsewhere, papers_file, reconcile_change
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
@@ -192,7 +194,7 @@ class Store:
                 fields["snippet"] = snippet_of(text)
             change.sets[record] = fields
             change.events.append(
-                {"time": now, "paper": record, "action": action_for(after), "before": before, "after": after}
+                compact({"time": now, "paper": record, "action": action_for(after), "before": before, "after": after})
                 | {"group": group}
             )
         return change if change.sets else None
@@ -274,7 +276,7 @@ class Store:
             mine = clean_changes({"note": text})["note"]
             joined = current.note not in (base.rstrip(), mine)
             if joined and current.note:
-                mine = f"{mine}{NOTE_JOIN}{current.note}" if mine else current.note
+                mine = refuse_long(f"{mine}{NOTE_JOIN}{current.note}" if mine else current.note)
             return {"note": mine}
 
         return self._update_from(paper, wanted), joined
@@ -282,7 +284,9 @@ class Store:
     def append_note(self, paper: Paper, text: str) -> Annotation:
         """Add a paragraph to the end of a paper's note, as one step with reading it (no change in between is lost)."""
         extra = clean_changes({"note": text})["note"]
-        return self._update_from(paper, lambda current: {"note": f"{current.note}\n{extra}" if current.note else extra})
+        return self._update_from(
+            paper, lambda current: {"note": refuse_long(f"{current.note}\n{extra}") if current.note else extra}
+        )
 
     def change_tags(self, paper: Paper, added: Iterable[str], removed: Iterable[str] = ()) -> Annotation:
         """Add and remove tags (case-insensitively), as one step with reading the current ones."""
@@ -302,6 +306,7 @@ class Store:
         shown, asked once the change is undone), or None."""
 
         def build():
+            kept_notes.clear()
             shown = self.shown_as()
             ours = papers
             if papers is not None and shown:  # a change to a followed record is this list's too
@@ -313,14 +318,20 @@ class Store:
             change = Change()
             for pid, fields in plan.restore.items():
                 current = self.get(pid)
+                if pid in plan.notes:
+                    note = note_before(current.note, plan.notes[pid])
+                    fields = fields if note is None else {**fields, "note": note}
+                    if note is None:
+                        kept_notes.append(pid)
                 before = {key: list(current.tags) if key == "tags" else getattr(current, key) for key in fields}
                 change.sets[pid] = {**fields, "updated": now}
                 change.events.append(
-                    {"time": now, "paper": pid, "action": UNDO, "before": before, "after": dict(fields)}
+                    compact({"time": now, "paper": pid, "action": UNDO, "before": before, "after": dict(fields)})
                     | {"group": group, "undoes": plan.group}
                 )
             return plan, change
 
+        kept_notes: list[str] = []  # papers whose note before the change is no longer known
         plan = self._file.commit(build)
         if plan is None:
             return None
@@ -332,8 +343,14 @@ class Store:
             pid = next(iter(plan.restore))
             pid = self.shown_as().get(pid, pid)
             name = (name_of(pid) if name_of else None) or self.get(pid).label()
-            return f"undid {first.describe()} on {quoted(cut_label(strip_control(name)))}"
-        return f"undid {first.describe()} on {len(plan.restore)} papers"
+            what = f"{first.describe()} on {quoted(cut_label(strip_control(name)))}"
+        else:
+            what = f"{first.describe()} on {len(plan.restore)} papers"
+        if not kept_notes:
+            return f"undid {what}"
+        if all(event.changed == ["note"] for event in plan.undone):
+            return f"cannot undo {what}: the note's text before it is no longer in the log, so the note stays as it is"
+        return f"undid {what}, but not the note: its text before is no longer in the log"
 
     def undo_merge(self) -> Path | None:
         """Take back the newest merge when it is the newest change left: nothing logged since it is left to
@@ -428,6 +445,8 @@ def _event_doc(event: Event | dict) -> dict:
         doc["undoes"] = event.undoes
     if event.papers_file is not None:
         doc["papers_file"] = event.papers_file
+    if event.note_edit:
+        doc[NOTE_EDIT] = dict(event.note_edit)
     return doc
 
 

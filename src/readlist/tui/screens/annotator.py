@@ -11,6 +11,7 @@ from textual.app import SuspendNotSupported
 
 from ...core.files.editor import EditFailed, edit_text, editor_command
 from ...core.store.annotation import editable_title, own_title
+from ...core.store.note_edits import note_size_error
 from ..display import STICKY
 
 if TYPE_CHECKING:
@@ -133,7 +134,8 @@ class Annotator:
             self.screen.notify(message, severity="error", markup=False)
             return
         try:
-            text = edit_text(current, editor, self._run_handing_over_the_screen, prefix=f"readlist-note-{paper.id}-")
+            prefix = f"readlist-note-{paper.id}-"
+            text = edit_text(current, editor, self._run_handing_over_the_screen, prefix, refuse=note_size_error)
         except EditFailed as exc:
             message = f"{str(exc)[:1].upper()}{str(exc)[1:]}; note unchanged"
             if exc.kept:  # the only copy of what was typed

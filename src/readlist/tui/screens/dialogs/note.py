@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Static, TextArea
 
+from ....core.store.note_edits import note_size_error
 from ...display import paper_heading
 from .base import Modal
 
@@ -74,6 +75,10 @@ class NoteScreen(Modal[str | None]):
                 severity="error",
                 markup=False,
             )
+            return
+        too_long = note_size_error(self.text)
+        if too_long:  # kept here (and in its draft) to be shortened
+            self.notify(f"{too_long[:1].upper()}{too_long[1:]}; shorten it to save", severity="error", markup=False)
             return
         self.dismiss(self.text)
 
