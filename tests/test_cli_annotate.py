@@ -187,6 +187,7 @@ def test_note_edit_reads_a_note_saved_in_the_locales_encoding_and_never_loses_on
     kept.unlink()
 
 
+@pytest.mark.slow
 def test_parallel_appends_to_one_note_all_land(tmp_path):
     import subprocess
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from readlist.cli import cli
@@ -40,6 +41,7 @@ def test_a_word_said_65536_times_leaves_the_other_papers_counts_as_they_are(tmp_
     assert [row["index"] for row in json.loads(found.output)] == [3, 1]  # the paper saying it 8 times first
 
 
+@pytest.mark.slow
 async def test_the_tui_starts_on_a_paper_saying_one_word_65536_times(tmp_path):
     from readlist.core.papers.reader import parse_text
     from readlist.tui.app import ReadlistApp

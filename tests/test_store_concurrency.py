@@ -6,6 +6,8 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from readlist.core.papers.paper import Paper
 from readlist.core.store.store import Store
 
@@ -37,6 +39,7 @@ def check(store: Store, n: int) -> bool:
     return ann.starred if n % 2 else (ann.note == f"note {n}" and ann.tags == (f"t{n % 5}",))
 
 
+@pytest.mark.slow
 def test_two_processes_each_making_200_changes_lose_none(tmp_path):
     db = tmp_path / "readlist.json"
     procs = [

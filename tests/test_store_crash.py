@@ -10,6 +10,8 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from readlist.core.store.store import Store
 
 KILLS = 200
@@ -97,6 +99,7 @@ def run_lane(lane: int, kills: int, directory) -> list[str]:
     return problems
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_keeps_every_reported_write(tmp_path):
     with ThreadPoolExecutor(LANES) as pool:
         results = list(pool.map(lambda lane: run_lane(lane, KILLS // LANES, tmp_path), range(LANES)))
