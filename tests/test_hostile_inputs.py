@@ -367,6 +367,8 @@ async def test_the_note_dialog_does_not_save_a_nul_and_stays_open(tmp_path):
     from readlist.tui.app import ReadlistApp
     from readlist.tui.screens.dialogs.note import NoteScreen
 
+    from tests.tui.conftest import notifications
+
     app = ReadlistApp(parse_text("A paper about graphs.\n", str(tmp_path / "p.txt")), tmp_path / "db.json")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("n")
@@ -375,7 +377,7 @@ async def test_the_note_dialog_does_not_save_a_nul_and_stays_open(tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, NoteScreen)  # still open, the text in it
-        assert any("NUL character" in n.message for n in app._notifications)
+        assert any("NUL character" in n.message for n in notifications(app))
         assert app.store.get(app.papers.papers[0].id).note == ""
 
 

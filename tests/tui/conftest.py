@@ -42,6 +42,11 @@ def app(tmp_path):
     return make_app(tmp_path)
 
 
+def notifications(app) -> list:
+    """The notifications the app holds now (shown, or waiting to be shown): Textual keeps them privately."""
+    return list(app._notifications)
+
+
 def screen_text(app) -> str:
     """Everything the terminal shows now, as plain text."""
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())

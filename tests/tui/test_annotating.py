@@ -16,7 +16,7 @@ from readlist.tui.screens.dialogs.tags import TagsScreen, parse_tags
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 
-from .conftest import PAPERS, make_app, press_together, screen_text, settle
+from .conftest import PAPERS, make_app, notifications, press_together, screen_text, settle
 
 
 def current(app):
@@ -122,7 +122,7 @@ async def test_a_note_changed_elsewhere_while_the_dialog_is_open_is_kept_beside_
         await settle(pilot)
         note = current(app)[1].note
         assert note.startswith("mine") and note.endswith("IMPORTANT from another window")
-        assert any("both versions are kept" in n.message for n in app._notifications)
+        assert any("both versions are kept" in n.message for n in notifications(app))
     assert Store(tmp_path / "db.json").get(paper.id).note == note
 
 
@@ -140,7 +140,7 @@ async def test_a_note_left_unsaved_when_the_terminal_closes_comes_back_next_time
     again = make_app(tmp_path)
     async with again.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert any("Unsaved notes kept from last time" in n.message for n in again._notifications)
+        assert any("Unsaved notes kept from last time" in n.message for n in notifications(again))
         await pilot.press("n")
         await pilot.pause()
         assert again.screen.text == "half a thought"
@@ -164,7 +164,7 @@ async def test_a_note_the_database_cannot_take_now_keeps_its_draft(tmp_path):
         await pilot.press(*"only in memory", "ctrl+s")
         await settle(pilot)
         assert app.store.pending_error
-        assert not any(n.message == "Note saved" for n in app._notifications)
+        assert not any(n.message == "Note saved" for n in notifications(app))
     assert Drafts(tmp_path / "db.drafts").load(paper.id).text == "only in memory"
 
 
@@ -190,7 +190,7 @@ async def test_a_restored_draft_keeps_a_change_made_to_the_note_after_it(tmp_pat
         await settle(pilot)
         note = current(again)[1].note
         assert note.startswith("first line and a draft") and note.endswith("first line\nfrom a script")
-        assert any("both versions are kept" in n.message for n in again._notifications)
+        assert any("both versions are kept" in n.message for n in notifications(again))
 
 
 async def test_a_draft_follows_its_paper_when_the_papers_text_changes(tmp_path):
@@ -205,7 +205,7 @@ async def test_a_draft_follows_its_paper_when_the_papers_text_changes(tmp_path):
     again = make_app(tmp_path, fixed)
     async with again.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert any("Unsaved notes kept from last time" in n.message for n in again._notifications)
+        assert any("Unsaved notes kept from last time" in n.message for n in notifications(again))
         assert again.main_screen.current_paper.text.startswith("We propose FastDiff")
         await pilot.press("n")
         await pilot.pause()
@@ -214,7 +214,7 @@ async def test_a_draft_follows_its_paper_when_the_papers_text_changes(tmp_path):
     Drafts(tmp_path / "db.drafts").save(again.papers.papers[0].id, "left here", "")
     async with stranded.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert any("unsaved note(s) belong to papers not in this list" in n.message for n in stranded._notifications)
+        assert any("unsaved note(s) belong to papers not in this list" in n.message for n in notifications(stranded))
 
 
 async def test_a_draft_another_running_readlist_is_writing_is_not_offered_here(tmp_path):
@@ -226,7 +226,7 @@ async def test_a_draft_another_running_readlist_is_writing_is_not_offered_here(t
     other.save(paper.id, "typed in the other window", "")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        assert not any("Unsaved notes" in n.message for n in app._notifications)
+        assert not any("Unsaved notes" in n.message for n in notifications(app))
         await pilot.press("n")
         await pilot.pause()
         assert app.screen.text == ""
@@ -264,7 +264,7 @@ async def test_the_note_dialog_keeps_a_note_longer_than_a_note_may_be_open_and_s
         await pilot.pause()
         assert isinstance(app.screen, NoteScreen)  # still open, the text in it
         assert len(app.screen.text) > MAX_NOTE_CHARS
-        [told] = [n.message for n in app._notifications if "at most" in n.message]
+        [told] = [n.message for n in notifications(app) if "at most" in n.message]
         size = f"{len(app.screen.text):,}"
         assert told == f"A note can hold at most 1,000,000 characters, this one would have {size}; shorten it to save"
         assert current(app)[1].note == ""
@@ -305,7 +305,7 @@ async def test_external_editor_note_in_the_locales_encoding_is_read_and_one_it_c
         await pilot.press("e")
         await settle(pilot)
         assert current(app)[1].note == ""
-        [told] = [n.message for n in app._notifications if n.message.startswith("Cannot read the edited note")]
+        [told] = [n.message for n in notifications(app) if n.message.startswith("Cannot read the edited note")]
         assert "note unchanged" in told
         kept = Path(told.split()[-1])
         assert kept.read_bytes() == "café crème".encode("latin-1")  # what was typed is still there
@@ -319,7 +319,7 @@ async def test_missing_editor_is_a_notification(app, monkeypatch):
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
-        assert any("Cannot run editor" in n.message for n in app._notifications)
+        assert any("Cannot run editor" in n.message for n in notifications(app))
         assert current(app)[1].note == ""
 
 
@@ -329,7 +329,7 @@ async def test_unreadable_visual_is_a_notification_naming_it(app, monkeypatch):
         await settle(pilot)
         await pilot.press("e")
         await settle(pilot)
-        assert any(n.message.startswith("Cannot read $VISUAL") for n in app._notifications)
+        assert any(n.message.startswith("Cannot read $VISUAL") for n in notifications(app))
         assert current(app)[1].note == ""
 
 
@@ -512,7 +512,7 @@ async def test_space_marks_read_and_moves_on_and_N_finds_next_unread(app):
         await pilot.press("G", "3", "N")  # the last paper read: N goes round to the first unread from the top
         await settle(pilot)
         assert app.main_screen.paper_list.cursor == 3
-        assert any(n.message.startswith("No unread paper below") for n in app._notifications)
+        assert any(n.message.startswith("No unread paper below") for n in notifications(app))
 
 
 async def test_progress_screen(app):
@@ -549,7 +549,7 @@ async def test_damaged_database_is_a_sticky_notification(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        messages = [n for n in app._notifications]
+        messages = [n for n in notifications(app)]
         assert messages and messages[0].severity == "error"
         assert messages[0].timeout > 3600
     assert any(Path(p).name.startswith("db.json.corrupt-") for p in map(str, tmp_path.iterdir()))
@@ -639,10 +639,10 @@ async def test_undoing_a_title_names_the_paper_by_the_title_shown_after_the_undo
         own = current(app)[0].title
         await pilot.press("T", "ctrl+u", *"X: my own title", "enter")
         await settle(pilot)
-        app._notifications.clear()
+        notifications(app).clear()
         await pilot.press("u")
         await settle(pilot)
-        [message] = [note.message for note in app._notifications]
+        [message] = [note.message for note in notifications(app)]
         assert message.startswith("Undid title → 'X: my own title' on '")
         assert message.endswith(f"on {cut_label(own)!r}")
 

@@ -12,7 +12,7 @@ from readlist.core.papers.reader import read_papers
 from readlist.core.store.store import Store
 from readlist.tui.screens.dialogs.note import NoteScreen
 
-from .conftest import PAPERS, app_on_a_paper_file, make_app, settle
+from .conftest import PAPERS, app_on_a_paper_file, make_app, notifications, settle
 
 
 async def test_a_newer_readlists_file_put_in_place_while_open_is_left_alone_by_polls_and_keys(tmp_path):
@@ -32,7 +32,7 @@ async def test_a_newer_readlists_file_put_in_place_while_open_is_left_alone_by_p
         await settle(pilot)
         await app.poll_store()
         assert db.read_bytes() == newer and not list(tmp_path.glob("db.json.corrupt-*"))
-        messages = [n.message for n in app._notifications]
+        messages = [n.message for n in notifications(app)]
         assert sum("written by a newer readlist" in m and "left as it is" in m for m in messages) == 1
         assert app.store.get(app.papers.papers[1].id).starred  # kept in memory
 

@@ -14,7 +14,7 @@ from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import PAPERS, app_on_a_paper_file, make_app, screen_text, settle, wait_until
+from .conftest import PAPERS, app_on_a_paper_file, make_app, notifications, screen_text, settle, wait_until
 
 
 async def test_typing_filters_and_highlights_matches(tmp_path):
@@ -71,10 +71,10 @@ async def test_a_damaged_database_notice_stays_until_esc_in_the_list_closes_it(t
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.pause(0.5)
-        assert any("was damaged" in n.message for n in app._notifications)
+        assert any("was damaged" in n.message for n in notifications(app))
         await pilot.press("escape")
         await settle(pilot)
-        assert not app._notifications
+        assert not notifications(app)
 
 
 async def test_unclosed_quote_is_a_message_not_a_crash(app):
@@ -121,7 +121,7 @@ async def test_jumping_to_a_related_paper_outside_the_view_can_go_back_to_the_se
         await pilot.press("enter")
         await settle(pilot)
         assert main.paper_list.current == target and main.view.search_text == "" and main.view.quick_filter == "all"
-        told = [n.message for n in app._notifications]
+        told = [n.message for n in notifications(app)]
         assert any("Search 'dreamad' and the unread filter cleared" in m and "Esc" in m for m in told)
         main.paper_list.focus()
         await pilot.press("escape")
@@ -188,7 +188,7 @@ async def test_export_dialog_never_writes_over_readlists_own_files(app, tmp_path
         await pilot.press("enter")
         await settle(pilot)
         assert "Overwrite it?" not in screen_text(app)  # no question a yes to would replace it
-        assert any(n.message == f"{target}: is {what}; an export never writes over it" for n in app._notifications)
+        assert any(n.message == f"{target}: is {what}; an export never writes over it" for n in notifications(app))
         assert target.read_bytes() == before
 
 
@@ -228,13 +228,13 @@ async def test_a_databases_paper_ids_reach_the_screen_without_their_escape_codes
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        repaired = [n.message for n in app._notifications if "leaving out status of paper" in n.message]
+        repaired = [n.message for n in notifications(app) if "leaving out status of paper" in n.message]
         assert repaired and "paper ab12\\x1b]0;owned\\x07 ('x')" in repaired[0], repaired
         await pilot.press("slash", *"is:missing")
         await settle(pilot)
         text = screen_text(app)
         assert "★○ ab12  A paper no longer" in text
-        assert "\x1b" not in text + "".join(n.message for n in app._notifications)
+        assert "\x1b" not in text + "".join(n.message for n in notifications(app))
 
 
 TITLED = """Test list
@@ -260,7 +260,7 @@ async def test_a_re_attached_paper_is_named_by_its_number_and_the_title_the_list
         await settle(pilot)
         paper = app.papers.papers[1]
         assert paper.id != before.papers[1].id and app.store.get(paper.id).starred
-        told = [n.message for n in app._notifications]
+        told = [n.message for n in notifications(app)]
         assert any("re-attached the annotations of #2 'Curvature rewiring against over-squashing'" in m for m in told)
 
 
@@ -284,7 +284,7 @@ async def test_write_failure_is_shown_kept_and_retried(app, tmp_path, monkeypatc
     async with app.run_test(size=(120, 40)) as pilot:
         real_replace = await star_with_a_full_disk(app, pilot, monkeypatch)
         assert app.store.pending_error
-        assert any("No space left" in n.message for n in app._notifications)
+        assert any("No space left" in n.message for n in notifications(app))
         assert "★" in app.main_screen.paper_list.render_line(0).text  # the change stays visible
         monkeypatch.setattr("os.replace", real_replace)
         await app.poll_store()
@@ -300,7 +300,7 @@ async def test_quit_with_unsaved_changes_warns_first(app, monkeypatch):
         await pilot.press("q")
         await settle(pilot)
         assert app.is_running
-        assert any("would be lost" in n.message for n in app._notifications)
+        assert any("would be lost" in n.message for n in notifications(app))
         await pilot.press("q")
         await pilot.pause()
         assert not app.is_running
@@ -315,8 +315,8 @@ async def take_screenshot_from_the_palette(pilot) -> str:
     await pilot.press("enter")
     for _ in range(200):  # saved after a short timer, from a thread
         await pilot.pause(0.02)
-        if pilot.app._notifications:
-            return [notification.message for notification in pilot.app._notifications][-1]
+        if notifications(pilot.app):
+            return [notification.message for notification in notifications(pilot.app)][-1]
     return ""
 
 
@@ -346,7 +346,7 @@ async def test_a_screenshot_that_cannot_be_saved_says_where_and_why(app, no_down
         message = await take_screenshot_from_the_palette(pilot)
         assert message.startswith(f"Screenshot not saved: {no_downloads.parent / 'home' / 'Downloads'}")
         assert message.endswith("cannot write (No such file or directory)")
-        assert len(pilot.app._notifications) == 1  # not also Textual's own 'Failed to save screenshot'
+        assert len(notifications(pilot.app)) == 1  # not also Textual's own 'Failed to save screenshot'
 
 
 async def test_no_match_message_with_markup_characters_shows_literally(app):
@@ -397,7 +397,7 @@ async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_rest
         await settle(pilot)
         starred = app.main_screen.current_paper
         await app.poll_store()
-        assert not any("changed on disk" in n.message for n in app._notifications)
+        assert not any("changed on disk" in n.message for n in notifications(app))
         # Another readlist reads the edited file: the starred paper's annotations move to its new id.
         papers_file.write_text(PAPERS.replace("as a remedy.", "as a remedy, with bounds."))
         other = Store(tmp_path / "db.json")
@@ -406,7 +406,7 @@ async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_rest
         await app.poll_store()
         assert app.store.get(starred.id).starred  # this window, holding the old paper, follows it to its new id
         await app.poll_store()
-        [told] = [n for n in app._notifications if "changed on disk" in n.message]
+        [told] = [n for n in notifications(app) if "changed on disk" in n.message]
         assert told.message == f"{papers_file} changed on disk; restart readlist to load it"
         assert told.timeout == STICKY  # stays until dismissed
 
@@ -563,11 +563,11 @@ async def test_a_paper_file_touched_without_change_raises_no_notice_and_a_remove
         await app.poll_store()
         await app.poll_store()
         await pilot.pause()
-        assert not any("on disk" in n.message for n in app._notifications)  # before: "changed on disk"
+        assert not any("on disk" in n.message for n in notifications(app))  # before: "changed on disk"
         papers_file.unlink()
         await app.poll_store()
         await pilot.pause()
-        [told] = [n.message for n in app._notifications if str(papers_file) in n.message]
+        [told] = [n.message for n in notifications(app) if str(papers_file) in n.message]
         assert told == f"{papers_file} was removed; this window keeps the papers it read"
 
 
@@ -587,7 +587,7 @@ async def test_a_search_that_fails_is_one_notice_and_the_window_keeps_running(tm
         await settle(pilot)
         await pilot.press("slash", *"boom")
         await settle(pilot)
-        assert [n.message for n in app._notifications] == [
+        assert [n.message for n in notifications(app)] == [
             "The search stopped on an error (OverflowError: unsigned short is greater than maximum)"
         ]  # before: Textual's traceback, and the window closed
         await pilot.press("escape", "escape", "s")  # still running: the paper is starred

@@ -8,7 +8,7 @@ from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import make_app, press_together, screen_text, settle
+from .conftest import make_app, notifications, press_together, screen_text, settle
 
 
 def current_title(app) -> str:
@@ -109,11 +109,11 @@ async def test_keys_that_act_on_a_paper_say_so_in_an_empty_view(app):
         await pilot.press("slash", *"xyzzyq", "enter")
         await settle(pilot)
         for key in ("n", "t", "T", "y", "o", "x", "R"):
-            app._notifications.clear()
+            notifications(app).clear()
             await pilot.press(key)
             await pilot.pause()
             assert app.screen is app.main_screen, key  # no dialog opened on nothing
-            messages = [n.message for n in app._notifications]
+            messages = [n.message for n in notifications(app)]
             assert messages and messages[-1].startswith(("No paper selected", "No papers in this view")), key
 
 
@@ -213,7 +213,7 @@ async def test_open_link_without_a_browser_shows_the_link(app, monkeypatch):
         await settle(pilot)
         await pilot.press("o")
         await settle(pilot)
-        told = [n.message for n in app._notifications]
+        told = [n.message for n in notifications(app)]
         assert any(m.startswith("Could not open a browser for https://example.org/fastdiff") for m in told)
         assert not any(m.startswith(("Opening", "Opened")) for m in told)
 
