@@ -366,7 +366,6 @@ async def test_the_note_dialog_does_not_save_a_nul_and_stays_open(tmp_path):
     from readlist.core.papers.reader import parse_text
     from readlist.tui.app import ReadlistApp
     from readlist.tui.screens.dialogs.note import NoteScreen
-
     from tests.tui.conftest import notifications
 
     app = ReadlistApp(parse_text("A paper about graphs.\n", str(tmp_path / "p.txt")), tmp_path / "db.json")
