@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 
@@ -18,7 +19,7 @@ from resolve_fakes import (
     sample_papers,
 )
 
-from readlist.core.resolve import PaperQuery, Resolution, Status
+from readlist.core.resolve import PaperQuery, Resolution, Resolver, Status
 from readlist.core.resolve.arxiv import arxiv_id
 
 PAPERS = {p["number"]: p for p in sample_papers()}
@@ -286,6 +287,14 @@ def test_a_failed_arxiv_is_a_failure_not_a_miss_even_when_the_fallback_finds_not
         resolution = resolver.resolve(query(PAPERS[1]))
     assert resolution.status is Status.FAILED
     assert resolution.problems == (f"{services.arxiv.host}: HTTP 502 Bad Gateway (2 tries)",)
+
+
+def test_a_url_setting_made_without_its_checks_fails_in_a_line_rather_than_raising(services):
+    settings = dataclasses.replace(services.settings(), arxiv_url="http://[::1/api")
+    with Resolver(settings, clock=services.clock) as resolver:
+        resolution = resolver.resolve(query(PAPERS[1]))
+    assert resolution.status is Status.FAILED
+    assert resolution.problems[0].startswith("arxiv: cannot use the URL 'http://[::1/api'")
 
 
 def test_cancelling_stops_between_papers_and_keeps_what_was_resolved(services):

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
+import httpx
+
 from . import arxiv, dblp, openalex, semantic_scholar
 from .client import Cancelled, Clock, HostClient, Hosts, SourceError, SystemClock
 from .phrases import distinctive_phrases
@@ -119,7 +121,12 @@ class Resolver:
         """What `ask` returns from the source's host; None, and a line in the run's problems, when it fails.
         `searching`: a failure leaves the paper unknown (arXiv, Semantic Scholar, OpenAlex; not DBLP's venue)."""
         url = self.settings.base_url(source)
-        client = self._hosts.for_url(url, self.settings.min_interval.get(source, 1.0))
+        try:
+            client = self._hosts.for_url(url, self.settings.min_interval.get(source, 1.0))
+        except (httpx.InvalidURL, ValueError) as error:  # settings made without from_env's checks
+            run.problems.append(f"{source}: cannot use the URL {url!r} ({error})")
+            run.failed = run.failed or searching
+            return None
         try:
             answer = ask(client, url)
         except Cancelled:

@@ -58,8 +58,8 @@ class Settings:
         for source, (name, _default) in URL_SETTINGS.items():
             if name in env:
                 values[f"{source}_url"] = _checked_url(name, env[name])
-        values["s2_key"] = env.get(S2_KEY) or None
-        values["openalex_key"] = env.get(OPENALEX_KEY) or None
+        values["s2_key"] = _checked_key(S2_KEY, env.get(S2_KEY, ""))
+        values["openalex_key"] = _checked_key(OPENALEX_KEY, env.get(OPENALEX_KEY, ""))
         values.update(overrides)
         settings = cls(**values)  # type: ignore[arg-type]
         unknown = [name for name in settings.sources if name not in SOURCES]
@@ -78,7 +78,20 @@ class Settings:
 def _checked_url(name: str, value: str) -> str:
     if not value.strip():
         raise SettingsError(f"{name} is set but empty")
-    parts = urlsplit(value.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    try:
+        parts = urlsplit(value.strip())
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname) and value.isprintable()
+        parts.port  # noqa: B018 -- reading it checks it
+    except ValueError:  # a malformed IPv6 address, a port that is not a number
+        usable = False
+    if not usable:
         raise SettingsError(f"{name} is not an http(s) URL: {value!r}")
     return value.strip()
+
+
+def _checked_key(name: str, value: str) -> str | None:
+    """A key as given, or None when unset or blank; one with spaces or control characters is refused, unshown."""
+    value = value.strip()
+    if value and (not value.isprintable() or any(char.isspace() for char in value)):
+        raise SettingsError(f"{name} holds spaces or control characters; it is not a key")
+    return value or None
