@@ -7,7 +7,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from resolve_fakes import sample_papers
+from resolve_fakes import sample_papers, tokens
 
 from readlist.core.resolve import THRESHOLD, Match, Resolution, Settings, SettingsError, Status
 from readlist.core.resolve.phrases import distinctive_phrases
@@ -106,6 +106,9 @@ def test_settings_come_from_the_environment_by_their_exact_names():
         ({"READLIST_ARXIV_URL": ""}, "READLIST_ARXIV_URL is set but empty"),
         ({"READLIST_DBLP_URL": "dblp.org"}, "READLIST_DBLP_URL is not an http(s) URL: 'dblp.org'"),
         ({"READLIST_S2_URL": "ftp://x"}, "READLIST_S2_URL is not an http(s) URL"),
+        ({"READLIST_ARXIV_URL": "http://[::1/api"}, "READLIST_ARXIV_URL is not an http(s) URL"),
+        ({"READLIST_ARXIV_URL": "http://mirror:port/api"}, "READLIST_ARXIV_URL is not an http(s) URL"),
+        ({"READLIST_S2_KEY": "abc\ndef"}, "READLIST_S2_KEY holds spaces or control characters; it is not a key$"),
     ],
 )
 def test_a_url_setting_that_cannot_be_used_is_refused_not_replaced_by_the_default(env, message):
@@ -127,6 +130,19 @@ def test_phrases_are_plain_words_of_the_abstract_from_different_sentences():
     sentences = [s for s in paper["abstract"].split(". ")]
     first_two = [next(n for n, s in enumerate(sentences) if p in s) for p in phrases[:2]]
     assert first_two[0] != first_two[1]
+
+
+def test_phrases_leave_out_latex_and_words_cut_at_a_line_break_as_the_service_holds_them():
+    abstract = (
+        "Parameter-efficient methods use low- rank de- composition of \\texttt{MA-SPL} weights. "
+        "We bound $\\mathcal{O}(n^{2})$ regret with quirky mellifluous estimators. "
+        "The {G}eneration of *emphasised* zygomorphic tensors demon- strate the hyperbolic cantilever gains."
+    )
+    phrases = distinctive_phrases(abstract)
+    assert len(phrases) == 3
+    assert not any(word in " ".join(phrases) for word in ("rank", "composition", "SPL", "strate", "mathcal"))
+    raw = tokens(abstract)  # words as a search service reads the abstract as written
+    assert all(any(raw[i : i + len(tokens(p))] == tokens(p) for i in range(len(raw))) for p in phrases)
 
 
 def test_an_abstract_without_plain_words_gives_no_phrase():

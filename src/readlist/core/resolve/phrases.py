@@ -1,8 +1,9 @@
 """Distinctive phrases of an abstract to search for: runs of plain words, the rarest first, from different sentences.
 
-A phrase is 4 consecutive words (3 when a run is shorter) written only with letters, digits and inner hyphens:
-LaTeX is converted first and anything else (math, symbols, quotes, numbers with points, links) breaks a run,
-so the phrase is searched as it reads on the service. Rarity is a word's inverse document frequency in
+A phrase is 4 consecutive words (3 when a run is shorter) written only with letters, digits and inner hyphens,
+taken from the abstract as written: the service holds it as written too, so LaTeX is left out rather than
+converted (math between dollars, a command, braces, a word cut at a line-break hyphen, symbols, quotes and
+numbers with points all break a run). Rarity is a word's inverse document frequency in
 common_words.tsv (CS abstracts); a word that list lacks counts as rare. A phrase neither starts nor ends
 with a very common word ("of the", "we").
 """
@@ -16,7 +17,7 @@ from functools import cache, lru_cache
 from importlib import resources
 from itertools import pairwise
 
-from ..text.normalize import fold, to_plain
+from ..text.normalize import fold, normalize_ws, strip_control
 
 LENGTH = 4
 SHORTEST = 3
@@ -54,11 +55,13 @@ def _common(word: str) -> bool:
 
 
 def _runs(sentence: str) -> Iterator[list[str]]:
-    """Runs of clean words in a sentence, split wherever something else stands between words."""
+    """Runs of clean words in a sentence, split wherever something else stands between words. The tail of a word
+    cut at a line-break hyphen ("demon- strate") is no word either: it is how the text reads, not the paper."""
     run: list[str] = []
+    previous = ""
     for token in sentence.split():
         word = token.rstrip(_CLOSING)
-        if _CLEAN_WORD.fullmatch(word):
+        if _CLEAN_WORD.fullmatch(word) and not previous.endswith("-"):
             run.append(word)
             if word != token:
                 yield run
@@ -67,24 +70,38 @@ def _runs(sentence: str) -> Iterator[list[str]]:
             if run:
                 yield run
             run = []
+        previous = token
     if run:
         yield run
 
 
-def _windows(run: list[str]) -> Iterator[tuple[float, str]]:
-    size = LENGTH if len(run) >= LENGTH else SHORTEST
-    for start in range(len(run) - size + 1):
-        window = run[start : start + size]
-        if _common(window[0]) or _common(window[-1]):
-            continue
-        yield sum(rarity(word) for word in window), " ".join(window)
+def _outside_math(abstract: str) -> str:
+    """The abstract on one line, control characters removed, each $math$ span a run breaker."""
+    text = normalize_ws(strip_control(abstract))
+    if "$" in text and text.count("$") % 2 == 0:
+        text = " $ ".join(text.split("$")[0::2])
+    return text
+
+
+def _windows(run: list[str]) -> list[tuple[float, str]]:
+    """The run's phrases of 4 words, or of 3 when it has none (too short, or every 4 has a common word at an end)."""
+    for size in (LENGTH, SHORTEST):
+        windows = [run[start : start + size] for start in range(len(run) - size + 1)]
+        found = [
+            (sum(rarity(word) for word in window), " ".join(window))
+            for window in windows
+            if not _common(window[0]) and not _common(window[-1])
+        ]
+        if found:
+            return found
+    return []
 
 
 def distinctive_phrases(abstract: str, count: int = 4) -> list[str]:
     """Up to `count` phrases of the abstract, the most distinctive first, each from another sentence while
     sentences last (an edited sentence then costs one phrase, not all)."""
     scored: list[tuple[float, int, str]] = []
-    for number, sentence in enumerate(_SENTENCE_END.split(to_plain(abstract))):
+    for number, sentence in enumerate(_SENTENCE_END.split(_outside_math(abstract))):
         for run in _runs(sentence):
             if len(run) >= SHORTEST:
                 scored.extend((score, number, phrase) for score, phrase in _windows(run))
