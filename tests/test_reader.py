@@ -60,7 +60,7 @@ def test_hard_wrapped_abstract_is_joined_and_keeps_its_id(write_file):
     wrapped = "\n".join(_wrap(A2, 40))
     papers = read_papers(write_file(f"{A1}\n\n{wrapped}\n\n{A3}"))
     assert papers.papers[1].text == A2
-    assert papers.papers[1].file_title is None
+    assert papers.papers[1].given_title is None
     assert papers.papers[1].id == read_papers(write_file(f"{A2}", "one.txt")).papers[0].id
 
 
@@ -80,7 +80,7 @@ def test_many_hard_wrapped_abstracts_are_not_mistaken_for_titled(write_file, tmp
     text = "\n\n".join("\n".join(_wrap(a.strip(), 72)) for a in sample)
     papers = read_papers(write_file(text))
     assert not papers.has_titles
-    assert all(p.file_title is None for p in papers.papers)
+    assert all(p.given_title is None for p in papers.papers)
     assert [p.text for p in papers.papers] == [" ".join(a.split()) for a in sample]
 
 
@@ -217,7 +217,7 @@ def test_round_trip_of_papers_gives_same_ids(text):
     except ReadError:
         return
     rewritten = "\n\n".join(
-        ["Reading list", *[(p.file_title + "\n" + p.text) if p.file_title else p.text for p in first.papers]]
+        ["Reading list", *[(p.given_title + "\n" + p.text) if p.given_title else p.text for p in first.papers]]
     )
     second = parse_text(rewritten)
     assert [p.id for p in second.papers] == [p.id for p in first.papers]

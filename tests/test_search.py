@@ -418,7 +418,7 @@ def test_title_search_in_a_file_where_only_some_papers_have_a_title_line(derived
         "questions with verified answers.",
     ]
     papers = [
-        Paper(id=paper_id(texts[0]), index=1, text=texts[0], file_title="Curvature Rewiring Against Over-Squashing"),
+        Paper(id=paper_id(texts[0]), index=1, text=texts[0], given_title="Curvature Rewiring Against Over-Squashing"),
         Paper(id=paper_id(texts[1]), index=2, text=texts[1]),
     ]
     if derived:

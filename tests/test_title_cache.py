@@ -71,7 +71,7 @@ def test_an_unwritable_cache_directory_only_costs_time(tmp_path):
 
 def test_titles_from_the_file_need_no_cache(tmp_path):
     papers = parse_text("A Title\nThe abstract of the first paper is here.\n\nB Title\nAnother abstract.\n", "p").papers
-    assert papers[0].file_title
+    assert papers[0].given_title
     assert title_cache.derive_all(papers, tmp_path / "c")
     assert not (tmp_path / "c").exists()
 

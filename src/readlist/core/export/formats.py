@@ -91,10 +91,10 @@ def _fields(paper: Paper, note: Any) -> dict[str, Any]:
 def _without_escapes(paper: Paper) -> Paper:
     """`paper`, or a copy without the terminal escape sequences in its text, so that its abstract and
     derived title keep nothing of them (the display form only drops their control characters)."""
-    if not has_escape(paper.text) and not has_escape(paper.file_title or ""):
+    if not has_escape(paper.text) and not has_escape(paper.given_title or ""):
         return paper
-    file_title = strip_control(paper.file_title) if paper.file_title else paper.file_title
-    return replace(paper, text=strip_control(paper.text, keep_tabs=True), file_title=file_title)
+    given_title = strip_control(paper.given_title) if paper.given_title else paper.given_title
+    return replace(paper, text=strip_control(paper.text, keep_tabs=True), given_title=given_title)
 
 
 def _title(paper: Paper, note: Any) -> str:

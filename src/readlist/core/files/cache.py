@@ -27,15 +27,16 @@ class Keyed(Protocol):
     """What a cache key reads of a paper (the files layer knows no paper model)."""
 
     id: str
-    file_title: str | None
+    given_title: str | None
 
 
 def papers_key(header: str, papers: Iterable[Keyed]) -> str:
     """A cache file's name: `header` (what the file holds, in which version) and the papers' content,
-    their ids (hashes of each paragraph) and where their titles came from."""
+    their ids (hashes of each abstract) and their given titles (a sidecar's or a BibTeX entry's title is
+    not part of the id, and a paper with one has no derived title)."""
     digest = hashlib.blake2b(f"{header}\n".encode(), digest_size=16)
     for paper in papers:
-        digest.update(f"{paper.id}{'t' if paper.file_title else ''}\n".encode())
+        digest.update(f"{paper.id}\t{paper.given_title}\n".encode() if paper.given_title else f"{paper.id}\n".encode())
     return digest.hexdigest()
 
 

@@ -286,7 +286,7 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
             duplicates += 1
             continue
         seen.add(pid)
-        papers.append(Paper(id=pid, index=len(papers) + 1, text=abstract, file_title=title))
+        papers.append(Paper(id=pid, index=len(papers) + 1, text=abstract, given_title=title))
     return PaperList(path=source, name=name, papers=tuple(papers), duplicates=duplicates, has_titles=has_titles)
 
 

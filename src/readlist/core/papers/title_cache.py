@@ -62,7 +62,7 @@ def content_key(papers: Sequence[Paper]) -> str:
 
 def prime(papers: Sequence[Paper], directory: Path | None = None) -> bool:
     """Give the papers their cached derived titles; False when the cache holds none for them."""
-    if not any(not paper.file_title for paper in papers):
+    if not any(not paper.given_title for paper in papers):
         return True  # every title comes from the file
     key = content_key(papers)
     path = (directory or cache_dir("titles")) / f"{key}.json"
@@ -74,7 +74,7 @@ def prime(papers: Sequence[Paper], directory: Path | None = None) -> bool:
     except Exception:  # anything wrong with a cache file (even JSON nested too deep) only means deriving again
         return False
     for paper, title in zip(papers, titles, strict=True):
-        if not paper.file_title:
+        if not paper.given_title:
             paper.__dict__.setdefault("title", title)  # Paper.title is a cached property
     return True
 
@@ -102,7 +102,7 @@ def save(papers: Sequence[Paper], directory: Path | None = None) -> None:
     """Cache the papers' derived titles (deriving the missing ones); best effort."""
     directory = directory or cache_dir("titles")
     key = content_key(papers)
-    titles = ["" if paper.file_title else paper.title for paper in papers]
+    titles = ["" if paper.given_title else paper.title for paper in papers]
     try:
         write_atomic(directory / f"{key}.json", [json.dumps({"key": key, "titles": titles}).encode()])
         prune(directory, "*.json", KEEP)
@@ -112,4 +112,4 @@ def save(papers: Sequence[Paper], directory: Path | None = None) -> None:
 
 def complete(papers: Sequence[Paper]) -> bool:
     """Whether every derived title has been computed in this process."""
-    return all(paper.file_title or "title" in paper.__dict__ for paper in papers)
+    return all(paper.given_title or "title" in paper.__dict__ for paper in papers)
