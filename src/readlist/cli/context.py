@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from ..core.store.store import Store
 
 from ..core.files.paths import bundled_papers, default_db_path
+from ..core.papers.formats import load_papers
 from ..core.papers.paper import PaperList
-from ..core.papers.reader import ReadError, read_papers
+from ..core.papers.reader import ReadError
 from ..core.papers.refs import RefError, resolve
 from ..core.text.normalize import visible_controls
 
@@ -57,11 +58,14 @@ class Context:
     @cached_property
     def paper_list(self) -> PaperList:
         try:
-            papers = read_papers(self.papers_file, encoding=self.encoding)
+            papers = load_papers(self.papers_file, self.encoding)
         except ReadError as exc:
             fail(str(exc))
         if papers.duplicates:
-            warn(f"{self.papers_file}: dropped {papers.duplicates} duplicate paragraph(s)")
+            what = "paragraph" if papers.format == "text" else "record"
+            warn(f"{self.papers_file}: dropped {papers.duplicates} duplicate {what}(s)")
+        for notice in papers.notices:
+            warn(notice)
         return papers
 
     @cached_property

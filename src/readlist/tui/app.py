@@ -85,6 +85,8 @@ class ReadlistApp(App):
         self.reconcile()
         for message in self.startup_messages:
             self.notify(message, severity="error", timeout=STICKY, markup=False)
+        for message in self.papers.notices:  # what the paper file's reader left out
+            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
         self.offer_drafts()
         self.set_interval(POLL_SECONDS, self.poll_store)
 

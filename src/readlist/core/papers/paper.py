@@ -136,6 +136,8 @@ class PaperList:
     duplicates: int = 0
     has_titles: bool = False
     stamp: tuple[int, int] | None = None  # the file's `file_stamp` when read; None for text not read from a file
+    format: str = "text"  # the reader's name (formats.FORMATS)
+    notices: tuple[str, ...] = ()  # what the reader left out or could not use, one line each, naming the file
 
     def __len__(self) -> int:
         return len(self.papers)

@@ -255,6 +255,12 @@ def _paragraphs(text: str) -> list[list[str]]:
 
 def parse_text(text: str, source: str = "<text>") -> PaperList:
     """Parse decoded text into papers. Raises ReadError for an empty or header-only file."""
+    return parse_numbered(text, source)[0]
+
+
+def parse_numbered(text: str, source: str = "<text>") -> tuple[PaperList, list[int]]:
+    """`parse_text`, and for each paper its paragraph's number in the file (from 1, the header aside,
+    duplicates counted), which the sidecar files name papers by."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.startswith("\ufeff"):
@@ -272,9 +278,10 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
     multi = sum(len(lines) >= 2 for lines in paragraphs)
     has_titles = bool(multi) and sum(looks) >= 0.6 * multi and multi >= 0.5 * len(paragraphs)
     papers: list[Paper] = []
+    numbers: list[int] = []
     seen: set[str] = set()
     duplicates = 0
-    for lines, titled in zip(paragraphs, looks, strict=True):
+    for number, (lines, titled) in enumerate(zip(paragraphs, looks, strict=True), 1):
         title = None
         if has_titles and titled:
             title, body = lines[0], lines[1:]
@@ -287,18 +294,25 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
             continue
         seen.add(pid)
         papers.append(Paper(id=pid, index=len(papers) + 1, text=abstract, given_title=title))
-    return PaperList(path=source, name=name, papers=tuple(papers), duplicates=duplicates, has_titles=has_titles)
+        numbers.append(number)
+    found = PaperList(path=source, name=name, papers=tuple(papers), duplicates=duplicates, has_titles=has_titles)
+    return found, numbers
 
 
 def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> PaperList:
     """Read a paper file. Every failure is a ReadError with a one-line message naming the file."""
     path = Path(path)
+    text, stamp = read_text(path, encoding)
+    return replace(parse_text(text, str(path)), stamp=stamp)
+
+
+def read_text(path: Path, encoding: str | None = None) -> tuple[str, tuple[int, int] | None]:
+    """A paper file's text (UTF-8 unless `encoding` names another) and its `file_stamp`. Raises ReadError."""
     stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
     data = read_bytes(path, encoding)
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
-    text = _decode(path, data, encoding)
-    return replace(parse_text(text, str(path)), stamp=stamp)
+    return _decode(path, data, encoding), stamp
 
 
 def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:

@@ -1,0 +1,62 @@
+"""Reading a paper file in any format: the reader chosen by name, else by extension, else by the content.
+
+Every reader returns a `PaperList` or raises `ReadError` with one line naming the file and the line or
+entry at fault; ids follow one rule for all (see identifiers.py), so annotations carry over between formats.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from importlib import import_module
+from pathlib import Path
+
+from ..paper import PaperList
+from ..reader import read_text
+
+# The readers by name, with what each reads.
+FORMATS: dict[str, str] = {
+    "text": "paragraphs of abstracts (with NAME.titles.tsv and NAME.ids.tsv beside it, if there)",
+}
+# Where each reader's parse(text, source) is: imported when a file needs it, so starting pays for one.
+_PARSERS = {
+    "text": ("text", "parse"),
+}
+# Extensions that name one format; .txt (and any other) is decided by the content.
+EXTENSIONS: dict[str, str] = {}
+
+
+def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: str | None = None) -> PaperList:
+    """Read a paper file in format `fmt` (a FORMATS name), else the one its extension or content shows.
+    Every failure is a ReadError with a one-line message naming the file."""
+    path = Path(path)
+    content, stamp = read_text(path, encoding)
+    chosen = fmt or choose(path, content)
+    if chosen == "text":
+        from . import text
+
+        papers = text.read(path, content, encoding)
+    else:
+        papers = parser(chosen)(content, str(path))
+    return replace(papers, stamp=stamp)
+
+
+def parse(content: str, source: str, fmt: str) -> PaperList:
+    """Decoded text in format `fmt` (no sidecars for the text format: there is no file to sit beside)."""
+    return parser(fmt)(content, source)
+
+
+def parser(fmt: str) -> Callable[[str, str], PaperList]:
+    """The function that reads text in format `fmt` (a FORMATS name)."""
+    module, function = _PARSERS[fmt]
+    return getattr(import_module(f"{__name__}.{module}"), function)
+
+
+def choose(path: Path, content: str) -> str:
+    """The format of a file: the one its extension names, else the one its opening shows, else the plain-text
+    one."""
+    extension = path.suffix.lower()
+    if extension in EXTENSIONS:
+        return EXTENSIONS[extension]
+    return "text"

@@ -1,0 +1,126 @@
+"""Reading paper files in every format: the fixtures' fields, shared ids, choosing the reader, errors, fuzzing.
+
+The fixtures in tests/fixtures/arxiv-3.* hold three papers of the shared arXiv sample (real titles, abstracts and
+arXiv ids), each written in one format's documented shape.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from readlist.core.papers.formats import FORMATS, load_papers, parse
+from readlist.core.papers.identifiers import arxiv_category, arxiv_id, doi, record_id
+from readlist.core.papers.reader import ReadError, read_papers
+from readlist.core.search.cache import content_key
+from readlist.core.text.normalize import paper_id
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TITLES = [
+    "Meta-Reinforcement Learning for Building Energy Management System",
+    "Theoretical Guarantees of Learning Ensembling Strategies with Applications to Time Series Forecasting",
+    "Agent-OM: Leveraging LLM Agents for Ontology Matching",
+]
+ARXIV = ["2210.12590", "2305.15786", "2312.00326"]
+EXTENSIONS = {"text": ".txt"}
+
+
+def fixture(fmt: str) -> Path:
+    return FIXTURES / f"arxiv-3{EXTENSIONS[fmt]}"
+
+
+def copy(tmp_path, fmt: str, name: str | None = None) -> Path:
+    target = tmp_path / (name or fixture(fmt).name)
+    shutil.copyfile(fixture(fmt), target)
+    return target
+
+
+@pytest.mark.parametrize("fmt", list(EXTENSIONS))
+def test_every_format_gives_the_real_titles_and_chosen_by_extension(fmt):
+    papers = load_papers(fixture(fmt))
+    assert papers.format == fmt
+    assert [paper.title for paper in papers.papers] == TITLES
+    assert papers.duplicates == 0
+
+
+def test_text_sidecars_give_titles_arxiv_ids_and_categories():
+    papers = load_papers(fixture("text"))
+    assert papers.name == "arXiv sample: three papers" and papers.has_titles
+    assert [paper.arxiv_id for paper in papers.papers] == ARXIV
+    assert [paper.categories for paper in papers.papers] == [("cs.AI",), ("cs.LG",), ("cs.AI",)]  # from cs-AI
+    assert [paper.title for paper in read_papers(fixture("text")).papers] != TITLES  # derived without them
+
+
+def test_sidecars_by_id_by_arxiv_id_and_a_doi_and_what_they_cannot_use(tmp_path):
+    path = copy(tmp_path, "text", "list.txt")
+    ids = [paper.id for paper in read_papers(path).papers]
+    (tmp_path / "list.ids.tsv").write_text(f"1\t{ARXIV[0]}\n{ids[1]}\thttps://doi.org/10.1145/abc\n3\tnot-an-id\n")
+    (tmp_path / "list.titles.tsv").write_text(f"{ARXIV[0]}\tFirst\n10.1145/ABC\tSecond\nffffffffffff\tNobody's\n")
+    papers = load_papers(path)
+    assert [paper.given_title for paper in papers.papers] == ["First", "Second", None]
+    assert papers.papers[1].doi == "10.1145/abc"
+    assert papers.notices == (
+        f"{tmp_path / 'list.ids.tsv'}: 1 identifier(s) are neither an arXiv id nor a DOI; left out",
+        f"{tmp_path / 'list.titles.tsv'}: 1 line(s) name no paper of the list ('ffffffffffff')",
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "problem"),
+    [("1 Title without a tab\n", "line 1: expected a paper's number or id, a tab, then its title"),
+     ("1\tOne\n4\tFour\n", "line 2: no paper number 4 (the list has 3)")],
+)  # fmt: skip
+def test_a_bad_sidecar_line_is_one_line_naming_the_sidecar_and_line(tmp_path, content, problem):
+    path = copy(tmp_path, "text")
+    (tmp_path / "arxiv-3.titles.tsv").write_text(content)
+    with pytest.raises(ReadError) as err:
+        load_papers(path)
+    assert str(err.value) == f"{tmp_path / 'arxiv-3.titles.tsv'}: {problem}"
+
+
+def test_a_sidecar_title_changes_the_cache_key_though_not_the_id(tmp_path):
+    path = copy(tmp_path, "text")
+    (tmp_path / "arxiv-3.titles.tsv").write_text("1\tOne title\n")
+    before = load_papers(path).papers
+    (tmp_path / "arxiv-3.titles.tsv").write_text("1\tAnother title\n")
+    after = load_papers(path).papers
+    assert [p.id for p in before] == [p.id for p in after]
+    assert content_key(before) != content_key(after)  # the search index holds the title's words
+
+
+def test_identifiers_are_recognised_and_written_one_way():
+    assert arxiv_id("arXiv:2210.12590v3") == arxiv_id("https://arxiv.org/pdf/2210.12590v1.pdf") == "2210.12590"
+    assert arxiv_id("math/0501001v2") == "math/0501001" and arxiv_id("10.1/x") is None
+    assert doi("https://doi.org/10.1145/3292500.3330701") == "10.1145/3292500.3330701" and doi("2210.12590") is None
+    assert arxiv_category("cs-AI") == "cs.AI" and arxiv_category("astro-ph-CO") == "astro-ph.CO"
+    assert arxiv_category("hep-th") == "hep-th" and arxiv_category("Computer Science") is None
+    assert record_id("", doi="10.1145/ABC") == record_id("", doi="10.1145/abc")
+    assert record_id("", arxiv="2210.12590") != record_id("", doi="2210.12590")
+    assert record_id("", title="{BERT}: Pre-training") == record_id("", title="bert: pre-Training")
+    assert record_id("") is None and record_id(" x ") == paper_id("x")
+
+
+# Input close to each format, so that the fuzzing reaches past the first check.
+_NEAR = {
+    "text": ("Reading list\n\n", "\n .:abc{}@"),
+}
+
+
+@pytest.mark.parametrize("fmt", list(FORMATS))
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_any_input_raises_only_read_error(fmt, data):
+    start, alphabet = _NEAR[fmt]
+    tail = data.draw(st.one_of(st.text(max_size=300), st.text(alphabet=alphabet, max_size=300)))
+    content = data.draw(st.sampled_from([tail, start + tail]))
+    try:
+        papers = parse(content, "fuzz", fmt)
+    except ReadError as exc:
+        assert str(exc).startswith("fuzz") and "\n" not in str(exc)
+    else:
+        assert len(papers) and all(paper.text or paper.given_title for paper in papers.papers)
+        assert len({paper.id for paper in papers.papers}) == len(papers)
