@@ -1,7 +1,7 @@
 """Reading paper files in every format: the fixtures' fields, shared ids, choosing the reader, errors, fuzzing.
 
 The fixtures in tests/fixtures/arxiv-3.* hold three papers of the shared arXiv sample (real titles, abstracts and
-arXiv ids), each written in one format's documented shape.
+arXiv ids; the authors are placeholders), each written in one format's documented shape.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ TITLES = [
     "Agent-OM: Leveraging LLM Agents for Ontology Matching",
 ]
 ARXIV = ["2210.12590", "2305.15786", "2312.00326"]
-EXTENSIONS = {"text": ".txt"}
+EXTENSIONS = {"text": ".txt", "csv": ".csv", "tsv": ".tsv"}
 
 
 def fixture(fmt: str) -> Path:
@@ -45,6 +45,30 @@ def test_every_format_gives_the_real_titles_and_chosen_by_extension(fmt):
     assert papers.format == fmt
     assert [paper.title for paper in papers.papers] == TITLES
     assert papers.duplicates == 0
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "tsv"])
+def test_the_same_abstracts_have_the_same_ids_in_every_format(fmt):
+    text = [paper.id for paper in read_papers(fixture("text")).papers]
+    assert [paper.id for paper in load_papers(fixture(fmt)).papers] == text
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+def test_csv_and_tsv_columns_in_any_case_and_unknown_ones_named_once(fmt):
+    papers = load_papers(fixture(fmt))
+    assert papers.notices == (f"{fixture(fmt)}: columns left out: 'Notes'",)
+    first, second, third = papers.papers
+    assert first.authors == ("Jane Doe", "Richard Roe") and third.authors == ("Richard Roe",)
+    assert first.arxiv_id == "2210.12590" and first.doi == "10.48550/arXiv.2210.12590"  # arXiv:, https://doi.org/
+    assert first.pdf_url == "https://arxiv.org/pdf/2210.12590" and second.venue == "ICML"
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"])
+def test_csv_lines_end_as_any_system_ends_them(tmp_path, ending):
+    path = tmp_path / "papers.csv"
+    path.write_bytes(f'Title,Abstract{ending}One,"We study A.{ending}Over two lines."{ending}Two,B.{ending}'.encode())
+    papers = load_papers(path)
+    assert [(p.title, p.text) for p in papers.papers] == [("One", "We study A. Over two lines."), ("Two", "B.")]
 
 
 def test_text_sidecars_give_titles_arxiv_ids_and_categories():
@@ -92,6 +116,36 @@ def test_a_sidecar_title_changes_the_cache_key_though_not_the_id(tmp_path):
     assert content_key(before) != content_key(after)  # the search index holds the title's words
 
 
+BAD = [
+    ("csv", "Name,Comment\nx,y\n",
+     "line 1: the header row names no title or abstract column (it has 'Name', 'Comment')"),
+    ("csv", "Title,Abstract\nT,A.\nT," + "x" * 200_000, "line 3: field larger than field limit"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("fmt", "content", "problem"), BAD)
+def test_bad_input_is_one_line_naming_the_file_and_where(tmp_path, fmt, content, problem):
+    path = tmp_path / f"bad{EXTENSIONS[fmt]}"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ReadError) as err:
+        load_papers(path)
+    message = str(err.value)
+    assert message.startswith(f"{path}: ") and problem in message and "\n" not in message
+
+
+@pytest.mark.parametrize("fmt", ["csv"])
+def test_duplicates_are_dropped_and_counted_and_records_without_abstract_or_title_named(tmp_path, fmt):
+    rows = {
+        "csv": 'abstract,year\nWe study A.,\n"We study\nA.",\n,2020\n',
+    }
+    path = tmp_path / f"dups{EXTENSIONS[fmt]}"
+    path.write_text(rows[fmt], encoding="utf-8")
+    papers = load_papers(path)
+    assert len(papers) == 1 and papers.duplicates == 1
+    [notice] = papers.notices
+    assert notice.startswith(f"{path}: left out 1 record(s) with neither an abstract nor a title (")
+
+
 def test_identifiers_are_recognised_and_written_one_way():
     assert arxiv_id("arXiv:2210.12590v3") == arxiv_id("https://arxiv.org/pdf/2210.12590v1.pdf") == "2210.12590"
     assert arxiv_id("math/0501001v2") == "math/0501001" and arxiv_id("10.1/x") is None
@@ -106,6 +160,8 @@ def test_identifiers_are_recognised_and_written_one_way():
 
 # Input close to each format, so that the fuzzing reaches past the first check.
 _NEAR = {
+    "csv": ("title,abstract,authors,year\n", ',"\r\n\t; abc2020'),
+    "tsv": ("title\tabstract\tauthors\tyear\n", '\t"\r\n, abc2020'),
     "text": ("Reading list\n\n", "\n .:abc{}@"),
 }
 

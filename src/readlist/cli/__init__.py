@@ -9,6 +9,7 @@ import sys
 
 import click
 
+from ..core.papers.formats import FORMATS
 from .context import Context, fail
 from .lazy import LazyGroup
 from .output import tolerate_unencodable_output
@@ -57,9 +58,18 @@ COMMANDS = {
     help="Annotation database (default: readlist.json in the user data directory). Env: READLIST_DB.",
 )
 @click.option("--encoding", default=None, metavar="NAME", help="Encoding of the paper file (default: UTF-8).")
+@click.option(
+    "--format",
+    "papers_format",
+    type=click.Choice(list(FORMATS), case_sensitive=False),
+    default=None,
+    help="Format of the paper file (default: from its extension, else its content).",
+)
 @click.version_option(None, "--version", package_name="readlist", prog_name="readlist")
 @click.pass_context
-def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encoding: str | None) -> None:
+def cli(
+    ctx: click.Context, papers_path: str | None, db_path: str | None, encoding: str | None, papers_format: str | None
+) -> None:
     """readlist: a keyboard-first reading list for research papers.
 
     With no command, opens the reading list in the terminal UI.
@@ -67,7 +77,7 @@ def cli(ctx: click.Context, papers_path: str | None, db_path: str | None, encodi
     for name, value in (("READLIST_PAPERS", papers_path), ("READLIST_DB", db_path)):
         if value is None and os.environ.get(name) == "":  # click reads an empty variable as unset
             fail(f"{name} is set but empty (unset it to use the default)")
-    ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding)
+    ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding, papers_format=papers_format)
     if ctx.invoked_subcommand is None:
         from .commands.tui import run_tui
 

@@ -45,6 +45,7 @@ class Context:
     papers_path: str | None = None
     db_path: str | None = None
     encoding: str | None = None
+    papers_format: str | None = None  # a formats.FORMATS name; None: from the file's extension or content
     notices: list[str] = field(default_factory=list)
 
     @property
@@ -58,7 +59,7 @@ class Context:
     @cached_property
     def paper_list(self) -> PaperList:
         try:
-            papers = load_papers(self.papers_file, self.encoding)
+            papers = load_papers(self.papers_file, self.encoding, self.papers_format)
         except ReadError as exc:
             fail(str(exc))
         if papers.duplicates:

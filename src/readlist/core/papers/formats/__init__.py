@@ -18,13 +18,20 @@ from ..reader import read_text
 # The readers by name, with what each reads.
 FORMATS: dict[str, str] = {
     "text": "paragraphs of abstracts (with NAME.titles.tsv and NAME.ids.tsv beside it, if there)",
+    "csv": "comma-separated values with a header row",
+    "tsv": "tab-separated values with a header row",
 }
 # Where each reader's parse(text, source) is: imported when a file needs it, so starting pays for one.
 _PARSERS = {
     "text": ("text", "parse"),
+    "csv": ("delimited", "parse_csv"),
+    "tsv": ("delimited", "parse_tsv"),
 }
 # Extensions that name one format; .txt (and any other) is decided by the content.
-EXTENSIONS: dict[str, str] = {}
+EXTENSIONS = {
+    ".csv": "csv",
+    ".tsv": "tsv",
+}
 
 
 def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: str | None = None) -> PaperList:
