@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -28,13 +29,30 @@ def run(tmp_path):
     return invoke
 
 
-@pytest.mark.parametrize("extension", [".txt", ".csv", ".tsv"])
+@pytest.mark.parametrize("extension", [".txt", ".bib", ".csv", ".tsv"])
 def test_list_shows_the_titles_each_format_gives(run, extension):
     result = run(FIXTURES / f"arxiv-3{extension}", "list")
     assert result.exit_code == 0, result.output
     assert [line.split("  ", 3)[3].strip() for line in result.stdout.splitlines()] == [
         f"unread   {title}" for title in TITLES
     ]
+
+
+def test_show_json_carries_the_record_fields(run):
+    shown = json.loads(run(FIXTURES / "arxiv-3.bib", "show", "#2", "--json").stdout)
+    assert shown["authors"] == ["Ana Müller", "Jane Doe", "Jan van der Berg"]
+    assert (shown["year"], shown["venue"], shown["arxiv_id"]) == (2023, "International Conference on Machine Learning",
+                                                                  "2305.15786")  # fmt: skip
+    assert "pdf_url" not in shown  # absent stays absent
+
+
+def test_a_star_given_in_the_text_file_shows_in_the_bibtex_file(run):
+    assert run(FIXTURES / "arxiv-3.txt", "star", "#1").exit_code == 0
+    assert run(FIXTURES / "arxiv-3.txt", "tag", "#2", "+ensembles").exit_code == 0
+    starred = json.loads(run(FIXTURES / "arxiv-3.bib", "list", "--starred", "--json").stdout)
+    assert [paper["title"] for paper in starred] == [TITLES[0]]
+    tagged = json.loads(run(FIXTURES / "arxiv-3.csv", "list", "--tag", "ensembles", "--json").stdout)
+    assert [paper["title"] for paper in tagged] == [TITLES[1]]
 
 
 def test_format_option_overrides_the_extension_and_names_the_choices(run, tmp_path):
@@ -62,3 +80,11 @@ def test_unknown_columns_are_named_once_on_stderr(run):
     result = run(FIXTURES / "arxiv-3.csv", "list")
     assert result.exit_code == 0
     assert result.stderr.count("columns left out: 'Notes'") == 1
+
+
+def test_a_bad_entry_is_one_line_and_exit_2(run, tmp_path):
+    bad = tmp_path / "refs.bib"
+    bad.write_text("@article{ok, title = {Fine}}\n\n@article{broken, title = {never closed\n", encoding="utf-8")
+    result = run(bad, "list")
+    assert result.exit_code == 2
+    assert result.stderr == f"readlist: {bad}: line 3: not a BibTeX entry (Unexpectedly reached end of file.)\n"

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from readlist.core.papers.formats import FORMATS, load_papers, parse
+from readlist.core.papers.formats import FORMATS, choose, load_papers, parse
 from readlist.core.papers.identifiers import arxiv_category, arxiv_id, doi, record_id
 from readlist.core.papers.reader import ReadError, read_papers
 from readlist.core.search.cache import content_key
@@ -26,7 +26,7 @@ TITLES = [
     "Agent-OM: Leveraging LLM Agents for Ontology Matching",
 ]
 ARXIV = ["2210.12590", "2305.15786", "2312.00326"]
-EXTENSIONS = {"text": ".txt", "csv": ".csv", "tsv": ".tsv"}
+EXTENSIONS = {"text": ".txt", "bibtex": ".bib", "csv": ".csv", "tsv": ".tsv"}
 
 
 def fixture(fmt: str) -> Path:
@@ -51,6 +51,21 @@ def test_every_format_gives_the_real_titles_and_chosen_by_extension(fmt):
 def test_the_same_abstracts_have_the_same_ids_in_every_format(fmt):
     text = [paper.id for paper in read_papers(fixture("text")).papers]
     assert [paper.id for paper in load_papers(fixture(fmt)).papers] == text
+    assert text[0] == paper_id(load_papers(fixture("bibtex")).papers[0].text)
+
+
+def test_bibtex_fields_strings_crossref_names_and_a_record_without_abstract():
+    first, second, bare = load_papers(fixture("bibtex")).papers
+    assert first.authors == ("Jane Doe", "Richard Roe")
+    assert (first.year, first.venue) == (2022, "CoRR")  # @string corr
+    assert (first.arxiv_id, first.categories) == ("2210.12590", ("cs.AI",))
+    assert first.doi == "10.48550/arXiv.2210.12590" and first.url == "https://arxiv.org/abs/2210.12590"
+    assert first.keywords == ("reinforcement learning", "energy")
+    assert second.authors == ("Ana Müller", "Jane Doe", "Jan van der Berg")  # M{\"u}ller, von part
+    assert (second.venue, second.year) == ("International Conference on Machine Learning", 2023)  # crossref
+    assert second.arxiv_id == "2305.15786"  # eprinttype = arxiv (biblatex)
+    assert bare.text == "" and bare.doi == "10.48550/arXiv.2312.00326" and bare.pdf_url is None
+    assert bare.id == record_id("", doi="10.48550/arXiv.2312.00326") != paper_id("10.48550/arXiv.2312.00326")
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv"])
@@ -116,7 +131,23 @@ def test_a_sidecar_title_changes_the_cache_key_though_not_the_id(tmp_path):
     assert content_key(before) != content_key(after)  # the search index holds the title's words
 
 
+@pytest.mark.parametrize(
+    ("name", "content", "fmt"),
+    [
+        ("refs.txt", "% from Zotero\n\n@article{k, title={T}, abstract={A paper.}}\n", "bibtex"),
+        ("list", "Reading list\n\nWe study things.\n", "text"),
+        ("braces.txt", "{BERT} and friends are studied here.\n", "text"),
+        ("at.txt", "@ICML we study things.\n", "text"),
+    ],
+)
+def test_the_reader_is_chosen_by_the_content_when_the_extension_does_not_say(name, content, fmt):
+    assert choose(Path(name), content) == fmt
+
+
 BAD = [
+    ("bibtex", "@article{ok, title={Fine}, abstract={Fine.}}\n\n@misc{broken, title = {unclosed\n@misc{x, t={y}}\n",
+     "line 3: not a BibTeX entry"),
+    ("bibtex", "just some words, no entries\n", "no BibTeX entries"),
     ("csv", "Name,Comment\nx,y\n",
      "line 1: the header row names no title or abstract column (it has 'Name', 'Comment')"),
     ("csv", "Title,Abstract\nT,A.\nT," + "x" * 200_000, "line 3: field larger than field limit"),
@@ -133,9 +164,10 @@ def test_bad_input_is_one_line_naming_the_file_and_where(tmp_path, fmt, content,
     assert message.startswith(f"{path}: ") and problem in message and "\n" not in message
 
 
-@pytest.mark.parametrize("fmt", ["csv"])
+@pytest.mark.parametrize("fmt", ["bibtex", "csv"])
 def test_duplicates_are_dropped_and_counted_and_records_without_abstract_or_title_named(tmp_path, fmt):
     rows = {
+        "bibtex": "@misc{a, abstract={We study A.}}\n@misc{b, abstract={We  study\n A.}}\n@misc{c, year={2020}}\n",
         "csv": 'abstract,year\nWe study A.,\n"We study\nA.",\n,2020\n',
     }
     path = tmp_path / f"dups{EXTENSIONS[fmt]}"
@@ -160,6 +192,7 @@ def test_identifiers_are_recognised_and_written_one_way():
 
 # Input close to each format, so that the fuzzing reaches past the first check.
 _NEAR = {
+    "bibtex": ("@article{k,\n", '@{}(),="#%\\ \nabtiletrsngAND'),
     "csv": ("title,abstract,authors,year\n", ',"\r\n\t; abc2020'),
     "tsv": ("title\tabstract\tauthors\tyear\n", '\t"\r\n, abc2020'),
     "text": ("Reading list\n\n", "\n .:abc{}@"),

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from readlist.core.papers.paper import Paper
-from readlist.core.text.normalize import find_urls, normalize_ws, paper_id, strip_control, to_plain
+from readlist.core.text.normalize import field_to_text, find_urls, normalize_ws, paper_id, strip_control, to_plain
 
 
 @pytest.mark.parametrize(
@@ -105,3 +105,21 @@ def test_normalize_ws_matches_the_plain_definition(text):
 
 def test_bidi_overrides_are_stripped():
     assert strip_control("safe\u202etxt.exe\u2066x\u2069") == "safetxt.exex"
+
+
+@pytest.mark.parametrize(
+    ("field", "text"),
+    [
+        (
+            r"{BERT}: Pre-training of Deep {B}idirectional Transformers",
+            "BERT: Pre-training of Deep Bidirectional Transformers",
+        ),
+        (r"Sch{\"o}lkopf, Bernhard and M\"uller and {\'E}cole \c{c}a", "Schölkopf, Bernhard and Müller and École ça"),
+        (r"Fast--Slow Thinking --- in $\epsilon$-greedy", "Fast–Slow Thinking — in ε-greedy"),
+        (r"100% of \textbraceleft{}x\textbraceright{} \& more", "100% of {x} & more"),  # bare %, our export's braces
+        ("  spaced\n out\x1b[31m ", "spaced out"),
+        (r"an unclosed \frac{", r"an unclosed \frac{"),
+    ],
+)
+def test_a_bibtex_field_is_read_as_latex(field, text):
+    assert field_to_text(field) == text

@@ -202,6 +202,31 @@ def _latex_span_to_text(span: str) -> str:
     return out.translate(_AFTER_LATEX)
 
 
+_BIBTEX_BRACES = {r"\textbraceleft{}": r"\{", r"\textbraceright{}": r"\}"}
+_FIELD_LATEX = re.compile(r"[\\{}$~%]|--")
+
+
+def field_to_text(value: str) -> str:
+    """A BibTeX field (a title, a name, a venue) as one line of Unicode: all of it is LaTeX, so accents
+    (`{\\"o}`), escapes (`\\&`), protective braces (`{BERT}`), dashes and math are converted; a bare `%` stays."""
+    if not value.isprintable() or "  " in value or value[:1].isspace() or value[-1:].isspace():
+        value = normalize_ws(strip_control(value))
+    if not _FIELD_LATEX.search(value):
+        return value
+    for written, meant in _BIBTEX_BRACES.items():  # as readlist's BibTeX export writes them
+        value = value.replace(written, meant)
+    converter, walker_db, latexwalker = _converter()
+    try:
+        walker = latexwalker.LatexWalker(_BARE_PERCENT.sub(r"\1\\%", value), latex_context=walker_db,
+                                         tolerant_parsing=True)  # fmt: skip
+        text = converter.nodelist_to_text(walker.get_latex_nodes()[0])
+    except Exception:  # pylatexenc raises a variety of errors on odd input; show it as an abstract would be
+        return to_plain(value)
+    if "%s" in text or "%(" in text:  # a macro missing its arguments failed its substitution
+        return to_plain(value)
+    return normalize_ws(text.translate(_AFTER_LATEX))
+
+
 def unwrap_word_braces(text: str) -> str:
     return _WORD_BRACES.sub(lambda m: (m.group(1) or "") + (m.group(2) or m.group(3)), text)
 

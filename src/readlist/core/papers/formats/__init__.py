@@ -7,6 +7,7 @@ entry at fault; ids follow one rule for all (see identifiers.py), so annotations
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from importlib import import_module
@@ -18,20 +19,25 @@ from ..reader import read_text
 # The readers by name, with what each reads.
 FORMATS: dict[str, str] = {
     "text": "paragraphs of abstracts (with NAME.titles.tsv and NAME.ids.tsv beside it, if there)",
+    "bibtex": "BibTeX entries",
     "csv": "comma-separated values with a header row",
     "tsv": "tab-separated values with a header row",
 }
 # Where each reader's parse(text, source) is: imported when a file needs it, so starting pays for one.
 _PARSERS = {
     "text": ("text", "parse"),
+    "bibtex": ("bibtex", "parse"),
     "csv": ("delimited", "parse_csv"),
     "tsv": ("delimited", "parse_tsv"),
 }
 # Extensions that name one format; .txt (and any other) is decided by the content.
 EXTENSIONS = {
+    ".bib": "bibtex",
+    ".bibtex": "bibtex",
     ".csv": "csv",
     ".tsv": "tsv",
 }
+_BIBTEX_START = re.compile(r"(?:[ \t]*(?:%[^\n]*)?\n)*[ \t]*@[A-Za-z]+[ \t]*[{(]")
 
 
 def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: str | None = None) -> PaperList:
@@ -61,9 +67,12 @@ def parser(fmt: str) -> Callable[[str, str], PaperList]:
 
 
 def choose(path: Path, content: str) -> str:
-    """The format of a file: the one its extension names, else the one its opening shows, else the plain-text
-    one."""
+    """The format of a file: the one its extension names, else the one its opening shows (a .txt may be
+    BibTeX), else the plain-text one."""
     extension = path.suffix.lower()
     if extension in EXTENSIONS:
         return EXTENSIONS[extension]
+    head = content[:4096].removeprefix("\ufeff")
+    if _BIBTEX_START.match(head):
+        return "bibtex"
     return "text"
