@@ -29,7 +29,7 @@ def run(tmp_path):
     return invoke
 
 
-@pytest.mark.parametrize("extension", [".txt", ".bib", ".csv", ".tsv"])
+@pytest.mark.parametrize("extension", [".txt", ".bib", ".atom", ".jsonl", ".csv", ".tsv"])
 def test_list_shows_the_titles_each_format_gives(run, extension):
     result = run(FIXTURES / f"arxiv-3{extension}", "list")
     assert result.exit_code == 0, result.output
@@ -88,3 +88,11 @@ def test_a_bad_entry_is_one_line_and_exit_2(run, tmp_path):
     result = run(bad, "list")
     assert result.exit_code == 2
     assert result.stderr == f"readlist: {bad}: line 3: not a BibTeX entry (Unexpectedly reached end of file.)\n"
+
+
+def test_duplicate_records_are_counted_as_records(run, tmp_path):
+    papers = tmp_path / "dups.jsonl"
+    papers.write_text('{"abstract": "We study A."}\n{"abstract": "We study A."}\n', encoding="utf-8")
+    result = run(papers, "list")
+    assert result.exit_code == 0
+    assert f"readlist: {papers}: dropped 1 duplicate record(s)" in result.stderr

@@ -26,7 +26,7 @@ TITLES = [
     "Agent-OM: Leveraging LLM Agents for Ontology Matching",
 ]
 ARXIV = ["2210.12590", "2305.15786", "2312.00326"]
-EXTENSIONS = {"text": ".txt", "bibtex": ".bib", "csv": ".csv", "tsv": ".tsv"}
+EXTENSIONS = {"text": ".txt", "bibtex": ".bib", "atom": ".atom", "jsonl": ".jsonl", "csv": ".csv", "tsv": ".tsv"}
 
 
 def fixture(fmt: str) -> Path:
@@ -47,7 +47,7 @@ def test_every_format_gives_the_real_titles_and_chosen_by_extension(fmt):
     assert papers.duplicates == 0
 
 
-@pytest.mark.parametrize("fmt", ["text", "csv", "tsv"])
+@pytest.mark.parametrize("fmt", ["text", "atom", "jsonl", "csv", "tsv"])
 def test_the_same_abstracts_have_the_same_ids_in_every_format(fmt):
     text = [paper.id for paper in read_papers(fixture("text")).papers]
     assert [paper.id for paper in load_papers(fixture(fmt)).papers] == text
@@ -66,6 +66,25 @@ def test_bibtex_fields_strings_crossref_names_and_a_record_without_abstract():
     assert second.arxiv_id == "2305.15786"  # eprinttype = arxiv (biblatex)
     assert bare.text == "" and bare.doi == "10.48550/arXiv.2312.00326" and bare.pdf_url is None
     assert bare.id == record_id("", doi="10.48550/arXiv.2312.00326") != paper_id("10.48550/arXiv.2312.00326")
+
+
+def test_atom_feed_fields_and_its_title_names_the_list():
+    papers = load_papers(fixture("atom"))
+    assert papers.name.startswith("ArXiv Query: search_query=&id_list=2210.12590")
+    first, second, _ = papers.papers
+    assert first.arxiv_id == "2210.12590"  # without the feed's v2
+    assert first.url == "http://arxiv.org/abs/2210.12590v2" and first.pdf_url == "http://arxiv.org/pdf/2210.12590v2"
+    assert first.categories == ("cs.AI", "cs.LG") and first.year == 2022
+    assert first.authors == ("Jane Doe", "Richard Roe") and first.doi == "10.48550/arXiv.2210.12590"
+    assert second.venue == "ICML 2023"  # arxiv:journal_ref
+
+
+def test_jsonl_snapshot_fields():
+    first, second, third = load_papers(fixture("jsonl")).papers
+    assert first.authors == ("Jane Doe", "Richard Roe") and first.doi is None
+    assert first.categories == ("cs.AI", "cs.LG") and first.year == 2022  # the first version's year, not updated
+    assert second.authors == ("Ana Müller", "Jane Doe", "Jan van der Berg") and second.venue == "ICML 2023"
+    assert third.arxiv_id == "2312.00326" and third.url is None  # nothing made up
 
 
 @pytest.mark.parametrize("fmt", ["csv", "tsv"])
@@ -135,6 +154,9 @@ def test_a_sidecar_title_changes_the_cache_key_though_not_the_id(tmp_path):
     ("name", "content", "fmt"),
     [
         ("refs.txt", "% from Zotero\n\n@article{k, title={T}, abstract={A paper.}}\n", "bibtex"),
+        ("feed.xml", '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"/>', "atom"),
+        ("feed.txt", '<feed xmlns="http://www.w3.org/2005/Atom"></feed>', "atom"),
+        ("arxiv-metadata-oai-snapshot.json", '{"id": "0704.0001", "abstract": "A."}\n{"id": "0704.0002"}\n', "jsonl"),
         ("list", "Reading list\n\nWe study things.\n", "text"),
         ("braces.txt", "{BERT} and friends are studied here.\n", "text"),
         ("at.txt", "@ICML we study things.\n", "text"),
@@ -144,10 +166,28 @@ def test_the_reader_is_chosen_by_the_content_when_the_extension_does_not_say(nam
     assert choose(Path(name), content) == fmt
 
 
+def test_format_overrides_the_extension(tmp_path):
+    path = copy(tmp_path, "bibtex", "refs.txt")
+    assert load_papers(path).format == "bibtex"
+    with pytest.raises(ReadError, match=r"refs\.txt: line 1: not a JSON object"):
+        load_papers(path, fmt="jsonl")
+
+
 BAD = [
     ("bibtex", "@article{ok, title={Fine}, abstract={Fine.}}\n\n@misc{broken, title = {unclosed\n@misc{x, t={y}}\n",
      "line 3: not a BibTeX entry"),
     ("bibtex", "just some words, no entries\n", "no BibTeX entries"),
+    ("atom", '<feed xmlns="http://www.w3.org/2005/Atom">\n<entry><title>T</title>\n</feed>',
+     "line 3, column 3: not well-formed XML"),
+    ("atom", '<rss version="2.0"></rss>', "not an Atom feed (its root is <rss>, not <feed>)"),
+    ("atom", '<!DOCTYPE lol [<!ENTITY a "aaaa">]><feed xmlns="http://www.w3.org/2005/Atom"><title>&a;</title></feed>',
+     "holds a DTD"),
+    ("atom", '<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>http://arxiv.org/api/errors#incorrect_id</id>'
+     "<summary>incorrect id format for 1234</summary></entry></feed>",
+     "the arXiv API answered with an error: incorrect id"),
+    ("jsonl", '{"id": "1", "abstract": "A."}\n{"id": "2", "abstract": \n',
+     "line 2: not a JSON object (Expecting value)"),
+    ("jsonl", '{"id": "1", "abstract": ["A."]}\n', "line 1: 'abstract' is not a string"),
     ("csv", "Name,Comment\nx,y\n",
      "line 1: the header row names no title or abstract column (it has 'Name', 'Comment')"),
     ("csv", "Title,Abstract\nT,A.\nT," + "x" * 200_000, "line 3: field larger than field limit"),
@@ -164,10 +204,11 @@ def test_bad_input_is_one_line_naming_the_file_and_where(tmp_path, fmt, content,
     assert message.startswith(f"{path}: ") and problem in message and "\n" not in message
 
 
-@pytest.mark.parametrize("fmt", ["bibtex", "csv"])
+@pytest.mark.parametrize("fmt", ["bibtex", "jsonl", "csv"])
 def test_duplicates_are_dropped_and_counted_and_records_without_abstract_or_title_named(tmp_path, fmt):
     rows = {
         "bibtex": "@misc{a, abstract={We study A.}}\n@misc{b, abstract={We  study\n A.}}\n@misc{c, year={2020}}\n",
+        "jsonl": '{"abstract": "We study A."}\n{"abstract": "We study A. "}\n{"id": "x"}\n',
         "csv": 'abstract,year\nWe study A.,\n"We study\nA.",\n,2020\n',
     }
     path = tmp_path / f"dups{EXTENSIONS[fmt]}"
@@ -193,6 +234,8 @@ def test_identifiers_are_recognised_and_written_one_way():
 # Input close to each format, so that the fuzzing reaches past the first check.
 _NEAR = {
     "bibtex": ("@article{k,\n", '@{}(),="#%\\ \nabtiletrsngAND'),
+    "atom": ('<feed xmlns="http://www.w3.org/2005/Atom"><entry>', "<>/=\"'&;! \nidtlesumaryfeed"),
+    "jsonl": ('{"id": "2210.12590", ', '{}[]":,\\ \nabstracttitleauthors0123'),
     "csv": ("title,abstract,authors,year\n", ',"\r\n\t; abc2020'),
     "tsv": ("title\tabstract\tauthors\tyear\n", '\t"\r\n, abc2020'),
     "text": ("Reading list\n\n", "\n .:abc{}@"),

@@ -20,6 +20,8 @@ from ..reader import read_text
 FORMATS: dict[str, str] = {
     "text": "paragraphs of abstracts (with NAME.titles.tsv and NAME.ids.tsv beside it, if there)",
     "bibtex": "BibTeX entries",
+    "atom": "the arXiv API's Atom feed",
+    "jsonl": "the arXiv metadata snapshot's JSON Lines",
     "csv": "comma-separated values with a header row",
     "tsv": "tab-separated values with a header row",
 }
@@ -27,17 +29,25 @@ FORMATS: dict[str, str] = {
 _PARSERS = {
     "text": ("text", "parse"),
     "bibtex": ("bibtex", "parse"),
+    "atom": ("atom", "parse"),
+    "jsonl": ("jsonl", "parse"),
     "csv": ("delimited", "parse_csv"),
     "tsv": ("delimited", "parse_tsv"),
 }
-# Extensions that name one format; .txt (and any other) is decided by the content.
+# Extensions that name one format; .txt and .json (and any other) are decided by the content.
 EXTENSIONS = {
     ".bib": "bibtex",
     ".bibtex": "bibtex",
+    ".atom": "atom",
+    ".xml": "atom",  # the one XML format read; its reader makes sure it is a feed
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
     ".csv": "csv",
     ".tsv": "tsv",
 }
 _BIBTEX_START = re.compile(r"(?:[ \t]*(?:%[^\n]*)?\n)*[ \t]*@[A-Za-z]+[ \t]*[{(]")
+_XML_START = re.compile(r"\s*<(?:\?xml|feed)\b")
+_JSON_START = re.compile(r'\s*(?:\{\s*"|\[\s*[{\]])')  # an object with a key, a list of objects
 
 
 def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: str | None = None) -> PaperList:
@@ -67,12 +77,19 @@ def parser(fmt: str) -> Callable[[str, str], PaperList]:
 
 
 def choose(path: Path, content: str) -> str:
-    """The format of a file: the one its extension names, else the one its opening shows (a .txt may be
-    BibTeX), else the plain-text one."""
+    """The format of a file: the one its extension names, else the one its opening shows (a .json may be
+    JSON Lines, a .txt BibTeX), else the plain-text one."""
     extension = path.suffix.lower()
     if extension in EXTENSIONS:
         return EXTENSIONS[extension]
     head = content[:4096].removeprefix("\ufeff")
+    if extension == ".json" or _JSON_START.match(head):
+        from .jsonl import looks_like_lines
+
+        if looks_like_lines(content):
+            return "jsonl"
+    if _XML_START.match(head):
+        return "atom"
     if _BIBTEX_START.match(head):
         return "bibtex"
     return "text"
