@@ -29,7 +29,7 @@ def run(tmp_path):
     return invoke
 
 
-@pytest.mark.parametrize("extension", [".txt", ".bib", ".atom", ".jsonl", ".csv", ".tsv"])
+@pytest.mark.parametrize("extension", [".txt", ".bib", ".atom", ".jsonl", ".csv", ".tsv", ".json"])
 def test_list_shows_the_titles_each_format_gives(run, extension):
     result = run(FIXTURES / f"arxiv-3{extension}", "list")
     assert result.exit_code == 0, result.output

@@ -6,6 +6,7 @@ arXiv ids; the authors are placeholders), each written in one format's documente
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -13,7 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from readlist.core.export.formats import JSON_VERSION, export
 from readlist.core.papers.formats import FORMATS, choose, load_papers, parse
+from readlist.core.papers.formats.readlist_json import READS_VERSION
 from readlist.core.papers.identifiers import arxiv_category, arxiv_id, doi, record_id
 from readlist.core.papers.reader import ReadError, read_papers
 from readlist.core.search.cache import content_key
@@ -26,7 +29,8 @@ TITLES = [
     "Agent-OM: Leveraging LLM Agents for Ontology Matching",
 ]
 ARXIV = ["2210.12590", "2305.15786", "2312.00326"]
-EXTENSIONS = {"text": ".txt", "bibtex": ".bib", "atom": ".atom", "jsonl": ".jsonl", "csv": ".csv", "tsv": ".tsv"}
+EXTENSIONS = {"text": ".txt", "bibtex": ".bib", "atom": ".atom", "jsonl": ".jsonl", "csv": ".csv", "tsv": ".tsv",
+              "json": ".json"}  # fmt: skip
 
 
 def fixture(fmt: str) -> Path:
@@ -157,6 +161,8 @@ def test_a_sidecar_title_changes_the_cache_key_though_not_the_id(tmp_path):
         ("feed.xml", '<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"/>', "atom"),
         ("feed.txt", '<feed xmlns="http://www.w3.org/2005/Atom"></feed>', "atom"),
         ("arxiv-metadata-oai-snapshot.json", '{"id": "0704.0001", "abstract": "A."}\n{"id": "0704.0002"}\n', "jsonl"),
+        ("export.json", '{\n  "version": 1,\n  "papers": []\n}\n', "json"),
+        ("compact.json", '{"version": 1, "papers": []}', "json"),
         ("list", "Reading list\n\nWe study things.\n", "text"),
         ("braces.txt", "{BERT} and friends are studied here.\n", "text"),
         ("at.txt", "@ICML we study things.\n", "text"),
@@ -191,6 +197,11 @@ BAD = [
     ("csv", "Name,Comment\nx,y\n",
      "line 1: the header row names no title or abstract column (it has 'Name', 'Comment')"),
     ("csv", "Title,Abstract\nT,A.\nT," + "x" * 200_000, "line 3: field larger than field limit"),
+    ("json", '{"version": 1, "papers": [{"id": "xyz", "text": "A."}]}', "paper 1: 'id' is not a readlist id"),
+    ("json", '{"version": 1, "papers": [{"text": "A.", "authors": "Jane Doe"}]}', "paper 1: 'authors' is not a list"),
+    ("json", '{"version": 2, "papers": []}', "written by a newer readlist (export version 2)"),
+    ("json", '{"version": 1,\n "papers": [}', "line 2, column 13: not JSON"),
+    ("json", "[1, 2]", 'not readlist\'s JSON export (no "papers" list)'),
 ]  # fmt: skip
 
 
@@ -204,12 +215,13 @@ def test_bad_input_is_one_line_naming_the_file_and_where(tmp_path, fmt, content,
     assert message.startswith(f"{path}: ") and problem in message and "\n" not in message
 
 
-@pytest.mark.parametrize("fmt", ["bibtex", "jsonl", "csv"])
+@pytest.mark.parametrize("fmt", ["bibtex", "jsonl", "csv", "json"])
 def test_duplicates_are_dropped_and_counted_and_records_without_abstract_or_title_named(tmp_path, fmt):
     rows = {
         "bibtex": "@misc{a, abstract={We study A.}}\n@misc{b, abstract={We  study\n A.}}\n@misc{c, year={2020}}\n",
         "jsonl": '{"abstract": "We study A."}\n{"abstract": "We study A. "}\n{"id": "x"}\n',
         "csv": 'abstract,year\nWe study A.,\n"We study\nA.",\n,2020\n',
+        "json": '{"papers": [{"text": "We study A."}, {"text": "We study A."}, {"year": 2020}]}',
     }
     path = tmp_path / f"dups{EXTENSIONS[fmt]}"
     path.write_text(rows[fmt], encoding="utf-8")
@@ -217,6 +229,33 @@ def test_duplicates_are_dropped_and_counted_and_records_without_abstract_or_titl
     assert len(papers) == 1 and papers.duplicates == 1
     [notice] = papers.notices
     assert notice.startswith(f"{path}: left out 1 record(s) with neither an abstract nor a title (")
+
+
+def test_a_json_export_reads_back_with_its_ids_titles_and_fields(tmp_path):
+    for fmt in ("text", "bibtex", "atom"):
+        original = load_papers(fixture(fmt))
+        path = tmp_path / f"{fmt}.json"
+        path.write_text(export(original.papers, {}, "json"), encoding="utf-8")
+        again = load_papers(path)
+        assert [p.id for p in again.papers] == [p.id for p in original.papers]
+        assert [p.given_title for p in again.papers] == [p.given_title for p in original.papers]
+        assert [p.record for p in again.papers] == [p.record for p in original.papers]
+        assert [p.text for p in again.papers] == [p.text for p in original.papers]
+    assert READS_VERSION == JSON_VERSION
+
+
+def test_a_json_export_of_titled_paragraphs_keeps_their_ids(tmp_path, write_file):
+    text = (
+        "FastDiff: Four Steps\nWe distil a diffusion sampler into four steps and keep the quality of fifty.\n\n"
+        "Graph Rewiring\nWe rewire graphs against over-squashing and prove that message passing improves.\n"
+    )
+    original = read_papers(write_file(text))
+    assert original.has_titles
+    path = tmp_path / "out.json"
+    path.write_text(export(original.papers, {}, "json"), encoding="utf-8")
+    again = load_papers(path)
+    assert [(p.id, p.title) for p in again.papers] == [(p.id, p.title) for p in original.papers]
+    assert json.loads(path.read_text())["papers"][0]["given_title"] == "FastDiff: Four Steps"
 
 
 def test_identifiers_are_recognised_and_written_one_way():
@@ -238,6 +277,7 @@ _NEAR = {
     "jsonl": ('{"id": "2210.12590", ', '{}[]":,\\ \nabstracttitleauthors0123'),
     "csv": ("title,abstract,authors,year\n", ',"\r\n\t; abc2020'),
     "tsv": ("title\tabstract\tauthors\tyear\n", '\t"\r\n, abc2020'),
+    "json": ('{"version": 1, "papers": [{', '{}[]":,\\ \nidtextgiven_titleyear0123'),
     "text": ("Reading list\n\n", "\n .:abc{}@"),
 }
 

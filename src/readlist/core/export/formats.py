@@ -97,6 +97,15 @@ def _without_escapes(paper: Paper) -> Paper:
     return replace(paper, text=strip_control(paper.text, keep_tabs=True), given_title=given_title)
 
 
+def _source_fields(paper: Paper) -> dict[str, Any]:
+    """What the paper's source gave (its title, authors, year, ids, ...), those it gave only, so that
+    reading the export back (`--papers notes.json`) gives the same papers."""
+    fields = paper.record_fields()
+    if "given_title" in fields:
+        fields["given_title"] = strip_control(fields["given_title"])
+    return fields
+
+
 def _title(paper: Paper, note: Any) -> str:
     return strip_control(title_of(paper, note))
 
@@ -179,6 +188,7 @@ def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
                 "title": _title(paper, note),
                 "text": strip_control(paper.text, keep_tabs=True),
                 "urls": [strip_control(url) for url in paper.urls],
+                **_source_fields(paper),
                 **_fields(paper, note),
                 "created": getattr(note, "created", None),
                 "updated": getattr(note, "updated", None),

@@ -24,6 +24,7 @@ FORMATS: dict[str, str] = {
     "jsonl": "the arXiv metadata snapshot's JSON Lines",
     "csv": "comma-separated values with a header row",
     "tsv": "tab-separated values with a header row",
+    "json": "readlist's own JSON export",
 }
 # Where each reader's parse(text, source) is: imported when a file needs it, so starting pays for one.
 _PARSERS = {
@@ -33,6 +34,7 @@ _PARSERS = {
     "jsonl": ("jsonl", "parse"),
     "csv": ("delimited", "parse_csv"),
     "tsv": ("delimited", "parse_tsv"),
+    "json": ("readlist_json", "parse"),
 }
 # Extensions that name one format; .txt and .json (and any other) are decided by the content.
 EXTENSIONS = {
@@ -86,8 +88,7 @@ def choose(path: Path, content: str) -> str:
     if extension == ".json" or _JSON_START.match(head):
         from .jsonl import looks_like_lines
 
-        if looks_like_lines(content):
-            return "jsonl"
+        return "jsonl" if looks_like_lines(content) else "json"
     if _XML_START.match(head):
         return "atom"
     if _BIBTEX_START.match(head):
