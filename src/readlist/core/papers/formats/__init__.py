@@ -6,15 +6,17 @@ entry at fault; ids follow one rule for all (see identifiers.py), so annotations
 
 from __future__ import annotations
 
+import gc
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from importlib import import_module
 from pathlib import Path
 
 from ..paper import PaperList
-from ..reader import read_text
+from ..reader import file_stamp, read_text
 
 # The readers by name, with what each reads.
 FORMATS: dict[str, str] = {
@@ -56,15 +58,46 @@ def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: 
     """Read a paper file in format `fmt` (a FORMATS name), else the one its extension or content shows.
     Every failure is a ReadError with a one-line message naming the file."""
     path = Path(path)
-    content, stamp = read_text(path, encoding)
-    chosen = fmt or choose(path, content)
-    if chosen == "text":
-        from . import text
+    with _no_collection():  # a million new objects, none in a cycle: the collector's passes would be lost time
+        stamp = file_stamp(path)
+        expected = fmt or EXTENSIONS.get(path.suffix.lower()) or ("json" if path.suffix.lower() == ".json" else None)
+        if stamp is not None and expected not in (None, "text") and (cached := _cached(path, stamp, fmt, encoding)):
+            return cached
+        content, stamp = read_text(path, encoding)
+        chosen = fmt or choose(path, content)
+        if chosen == "text":
+            from . import text
 
-        papers = text.read(path, content, encoding)
-    else:
-        papers = parser(chosen)(content, str(path))
+            papers = text.read(path, content, encoding)
+        elif stamp is not None and expected is None and (cached := _cached(path, stamp, fmt, encoding)):
+            return cached  # a .txt holding BibTeX, say: known once read
+        else:
+            from .. import list_cache
+
+            papers = parser(chosen)(content, str(path))
+            if stamp is not None and len(papers) >= list_cache.MIN_PAPERS:
+                list_cache.save(list_cache.key(path, stamp, fmt, encoding), papers)
     return replace(papers, stamp=stamp)
+
+
+def _cached(path: Path, stamp: tuple[int, int], fmt: str | None, encoding: str | None) -> PaperList | None:
+    """The list read from this file before, from the cache of parsed lists (text files are not cached: they
+    read as fast as the cache would)."""
+    from .. import list_cache
+
+    cached = list_cache.load(list_cache.key(path, stamp, fmt, encoding))
+    return replace(cached, stamp=stamp) if cached is not None else None
+
+
+@contextmanager
+def _no_collection() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def parse(content: str, source: str, fmt: str) -> PaperList:
