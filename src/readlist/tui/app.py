@@ -57,6 +57,11 @@ class ReadlistApp(App):
         self.startup_messages = list(self.store.notices)  # errors: they stay until dismissed
         self._notices_shown = len(self.store.notices)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="readlist-store")
+        # One thread each for the work run again and again (see MainScreen.run_in_thread): memory stays flat.
+        self.lanes = {
+            group: ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"readlist-{group}")
+            for group in ("search", "related")
+        }
         self._related = None
         self._papers_stamp = papers.stamp  # None: not read from a file, or its change already told
         self._papers_digest: bytes | None = None  # of the file's bytes with that stamp, taken on the first poll
@@ -261,6 +266,8 @@ class ReadlistApp(App):
         if not self._state_saved:  # the app ended other than by `q` (e.g. ctrl+c)
             self.save_ui_state()
         self._writer.shutdown(wait=True)
+        for lane in self.lanes.values():  # a search's or a lookup's result is of no use now
+            lane.shutdown(wait=False, cancel_futures=True)
 
 
 def screenshot_directory() -> Path:
