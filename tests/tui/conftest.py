@@ -1,14 +1,19 @@
-"""Building the app as the CLI does, on temp files, and reading what the screen shows."""
+"""Building the app as the CLI does, on temp files, reading what the screen shows, and waiting for what it does.
+
+Textual's private state is read here only, so that a Textual upgrade that changes it is fixed in one place."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from time import monotonic
 
 import pytest
 
 from readlist.core.files.paths import bundled_papers
 from readlist.core.papers.reader import parse_text, read_papers
 from readlist.tui.app import ReadlistApp
+from readlist.tui.widgets.detail import DetailPane
 
 PAPERS = """Test list
 
@@ -52,6 +57,14 @@ def screen_text(app) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
+def widget_text(app, selector: str) -> str:
+    """What one widget of the screen shows, as plain text, its wrapped lines joined by single spaces (a line
+    breaks where the text meets the widget's width, which depends on the length of paths shown in it)."""
+    region = app.screen.query_one(selector).content_region
+    strips = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return " ".join(" ".join(strip.crop(region.x, region.right).text.split()) for strip in strips).strip()
+
+
 async def settle(pilot) -> None:
     """Wait for workers (search, index, related) and the refresh they cause."""
     await pilot.pause()
@@ -59,18 +72,42 @@ async def settle(pilot) -> None:
     await pilot.pause()
 
 
-async def wait_until(pilot, predicate, timeout: float = 5.0, what: str = "the condition") -> None:
-    """Let the app run until `predicate()` holds (a dialog pushed by a worker, a file written), failing
-    after `timeout` seconds: never a fixed pause that a loaded machine outlasts."""
-    import time
-
-    deadline = time.monotonic() + timeout
+async def wait_until(pilot, predicate: Callable[[], object], what: str, timeout: float = 10) -> None:
+    """Pause in short steps until `predicate()` holds; fail saying `what` never came after `timeout` seconds
+    (generous: the machine running the tests may be busy with other work)."""
+    deadline = monotonic() + timeout
     while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(
-                f"timed out after {timeout:g} s waiting for {what}; the screen:\n{screen_text(pilot.app)}"
-            )
+        if monotonic() > deadline:
+            raise AssertionError(f"waited {timeout} s for {what}")
         await pilot.pause(0.02)
+
+
+async def wait_for_screen(pilot, screen_type: type) -> None:
+    """Wait until a screen of this type is on top and mounted (a dialog opened by a key)."""
+    app = pilot.app
+    await wait_until(pilot, lambda: isinstance(app.screen, screen_type) and app.screen.is_mounted, screen_type.__name__)
+    await pilot.pause()
+
+
+def related_shown(app) -> bool:
+    """The detail pane lists the papers related to the paper shown (none, when none is related to it); they are
+    looked up once the search index is built and the cursor rests on the paper."""
+    main = app.main_screen
+    position = main.paper_list.current
+    if position is None or len(app.papers.papers) < 2:
+        return True  # nothing is looked up
+    related = app.related_index()
+    if related is None:
+        return False  # not before the index is built
+    expected = tuple(pos for pos, _ in related.related(position, k=5))
+    return main.query_one(DetailPane).related_positions == expected
+
+
+async def wait_for_related(pilot) -> None:
+    """Wait until the detail pane lists the papers related to the paper shown."""
+    await settle(pilot)
+    await wait_until(pilot, lambda: related_shown(pilot.app), "the papers related to the paper shown")
+    await settle(pilot)
 
 
 async def press_together(pilot, *keys: str) -> None:

@@ -10,18 +10,37 @@ import pytest
 from readlist.core.store.annotation import cut_label
 from readlist.core.store.drafts import Drafts
 from readlist.core.store.store import Store
+from readlist.tui.screens.dialogs.confirm import ConfirmScreen
 from readlist.tui.screens.dialogs.help import HelpScreen
 from readlist.tui.screens.dialogs.note import NoteScreen
+from readlist.tui.screens.dialogs.progress import ProgressScreen
 from readlist.tui.screens.dialogs.tags import TagsScreen, parse_tags
+from readlist.tui.screens.dialogs.title import TitleScreen
 from readlist.tui.widgets.detail import RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 
-from .conftest import PAPERS, make_app, notifications, press_together, screen_text, settle
+from .conftest import (
+    PAPERS,
+    make_app,
+    notifications,
+    press_together,
+    screen_text,
+    settle,
+    wait_for_related,
+    wait_for_screen,
+    wait_until,
+)
 
 
 def current(app):
     main = app.main_screen
     return main.current_paper, app.store.get(main.current_paper.id)
+
+
+async def draft_kept(pilot, paper, text: str) -> None:
+    """Wait until the note dialog, once typing rests, has kept `text` on disk as the paper's draft."""
+    drafts = pilot.app.drafts
+    await wait_until(pilot, lambda: (draft := drafts.load(paper.id)) and draft.text == text, f"the draft {text!r}")
 
 
 async def test_star_toggles_and_shows_in_row_header_and_store(app, tmp_path):
@@ -83,7 +102,7 @@ async def test_note_modal_saves_with_ctrl_s(app, tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert isinstance(app.screen, NoteScreen)
         await pilot.press(*"Read [/bold] later", "ctrl+s")
         await settle(pilot)
@@ -95,7 +114,7 @@ async def test_a_note_typed_in_one_burst_is_saved_whole_by_the_ctrl_s_after_it(a
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         typed = ("Read [/bold] later, with care. " * 100).strip()  # ~3,000 characters, as a paste
         await press_together(pilot, *typed, "ctrl+s")
         assert app.screen is app.main_screen
@@ -106,7 +125,7 @@ async def test_esc_right_after_a_burst_of_typing_in_a_note_asks_before_discardin
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await press_together(pilot, *"a draft", "escape")
         assert "Discard the changes" in screen_text(app)
 
@@ -116,7 +135,7 @@ async def test_a_note_changed_elsewhere_while_the_dialog_is_open_is_kept_beside_
         await settle(pilot)
         paper = app.main_screen.current_paper
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         Store(tmp_path / "db.json").set_note(paper, "IMPORTANT from another window")  # another process
         await pilot.press(*"mine", "ctrl+s")
         await settle(pilot)
@@ -132,9 +151,9 @@ async def test_a_note_left_unsaved_when_the_terminal_closes_comes_back_next_time
         await settle(pilot)
         paper = app.main_screen.current_paper
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await pilot.press(*"half a thought")
-        await pilot.pause(NoteScreen.DRAFT_DELAY + 0.3)
+        await draft_kept(pilot, paper, "half a thought")
     # the app ends with the dialog open and nothing saved, as when the terminal closes
     assert Store(tmp_path / "db.json").get(paper.id).note == ""
     again = make_app(tmp_path)
@@ -142,7 +161,7 @@ async def test_a_note_left_unsaved_when_the_terminal_closes_comes_back_next_time
         await settle(pilot)
         assert any("Unsaved notes kept from last time" in n.message for n in notifications(again))
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert again.screen.text == "half a thought"
         await pilot.press(*" finished", "ctrl+s")
         await settle(pilot)
@@ -160,7 +179,7 @@ async def test_a_note_the_database_cannot_take_now_keeps_its_draft(tmp_path):
         db.chmod(0o444)  # and can no longer be written
         paper = app.main_screen.current_paper
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await pilot.press(*"only in memory", "ctrl+s")
         await settle(pilot)
         assert app.store.pending_error
@@ -175,16 +194,16 @@ async def test_a_restored_draft_keeps_a_change_made_to_the_note_after_it(tmp_pat
         paper = app.main_screen.current_paper
         app.store.set_note(paper, "first line")
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await pilot.press("end", *" and a draft")
-        await pilot.pause(NoteScreen.DRAFT_DELAY + 0.3)
+        await draft_kept(pilot, paper, "first line and a draft")
     # the terminal closed with the dialog open; then a script appended to the note
     Store(tmp_path / "db.json").append_note(paper, "from a script")
     again = make_app(tmp_path)
     async with again.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert again.screen.text == "first line and a draft"
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -198,9 +217,9 @@ async def test_a_draft_follows_its_paper_when_the_papers_text_changes(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("s", "n")  # starred: an annotation to re-attach
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await pilot.press(*"half a thought")
-        await pilot.pause(NoteScreen.DRAFT_DELAY + 0.3)
+        await draft_kept(pilot, app.main_screen.current_paper, "half a thought")
     fixed = PAPERS.replace("needs four steps", "needs only four steps")
     again = make_app(tmp_path, fixed)
     async with again.run_test(size=(120, 40)) as pilot:
@@ -208,7 +227,7 @@ async def test_a_draft_follows_its_paper_when_the_papers_text_changes(tmp_path):
         assert any("Unsaved notes kept from last time" in n.message for n in notifications(again))
         assert again.main_screen.current_paper.text.startswith("We propose FastDiff")
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert again.screen.text == "half a thought"
     stranded = make_app(tmp_path, PAPERS.replace("We propose FastDiff", "Unrelated now:"))
     Drafts(tmp_path / "db.drafts").save(again.papers.papers[0].id, "left here", "")
@@ -228,7 +247,7 @@ async def test_a_draft_another_running_readlist_is_writing_is_not_offered_here(t
         await settle(pilot)
         assert not any("Unsaved notes" in n.message for n in notifications(app))
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert app.screen.text == ""
         await pilot.press("escape")
         await settle(pilot)
@@ -239,12 +258,12 @@ async def test_note_modal_escape_asks_before_discarding(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await pilot.press(*"draft", "escape")
-        await pilot.pause()
+        await wait_for_screen(pilot, ConfirmScreen)
         assert "Discard the changes" in screen_text(app)
         await pilot.press("n")  # no: keep editing
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert isinstance(app.screen, NoteScreen)
         await pilot.press("escape", "y")
         await settle(pilot)
@@ -337,14 +356,14 @@ async def test_tags_with_completion(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         assert isinstance(app.screen, TagsScreen)
         await pilot.press(*"diffusion theory", "enter")
         await settle(pilot)
         assert current(app)[1].tags == ("diffusion", "theory")
         assert "#diffusion" in app.main_screen.paper_list.render_line(0).text
         await pilot.press("j", "t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"diff", "right", "enter")
         await settle(pilot)
         assert current(app)[1].tags == ("diffusion",)
@@ -356,13 +375,13 @@ async def test_saving_tags_keeps_tags_added_elsewhere_while_the_dialog_was_open(
         paper = app.main_screen.current_paper
         app.store.update(paper, tags=["theory", "ml"])
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         Store(tmp_path / "db.json").change_tags(paper, ["fromcli"])  # `readlist tag '#1' +fromcli` meanwhile
         await pilot.press("end", "backspace", "backspace", "backspace", *"ML rl", "enter")  # ml -> ML, rl added
         await settle(pilot)
         assert current(app)[1].tags == ("theory", "fromcli", "ML", "rl")
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press("ctrl+u", *"rl", "enter")  # every tag the dialog showed removed
         await settle(pilot)
         assert current(app)[1].tags == ("rl",)
@@ -379,13 +398,13 @@ async def test_tags_holding_a_space_or_a_comma_survive_the_dialog(app):
         paper = app.main_screen.current_paper
         app.store.update(paper, tags=["c,d", "two words"])  # as `readlist tag '#1' c,d 'two words'` makes them
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         assert app.screen.query_one("#tags-input").value == '"c,d" "two words" '
         await pilot.press("enter")  # saved unchanged
         await settle(pilot)
         assert current(app)[1].tags == ("c,d", "two words")
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"new", "enter")
         await settle(pilot)
         assert current(app)[1].tags == ("c,d", "two words", "new")
@@ -397,7 +416,7 @@ async def test_adding_a_tag_in_the_dialog_keeps_tags_holding_a_quote_or_a_leadin
         made = ('say "hi"', 'a"b', "#x")  # as `readlist tag '#1' '+say "hi"' '+a"b' '+#x'` makes them
         app.store.update(app.main_screen.current_paper, tags=list(made))
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"new", "enter")
         await settle(pilot)
         assert current(app)[1].tags == (*made, "new")  # before: 'say', 'hi', 'a', 'b', 'x', 'new'
@@ -409,7 +428,7 @@ async def test_typing_in_the_tags_dialog_adds_to_the_tags_it_shows(app):
         await pilot.press("t", *"alpha beta", "enter")
         await settle(pilot)
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"gamma", "enter")  # before: the shown tags were selected, and typing replaced them
         await settle(pilot)
         assert current(app)[1].tags == ("alpha", "beta", "gamma")
@@ -419,7 +438,7 @@ async def test_tags_that_do_not_fit_the_row_end_with_an_ellipsis(app):
     async with app.run_test(size=(70, 24)) as pilot:
         await settle(pilot)
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"kolmogorov-arnold-networks reading-group-wednesday", "enter")
         await settle(pilot)
         row = app.main_screen.paper_list.render_line(0).text.rstrip()
@@ -435,11 +454,11 @@ async def test_a_chinese_title_is_cut_by_screen_width_and_keeps_its_tag(app):
         paper_list = app.main_screen.paper_list
         width = paper_list.scrollable_content_region.width
         await pilot.press("T")
-        await pilot.pause()
+        await wait_for_screen(pilot, TitleScreen)
         title = "深度强化学习中的探索方法与内在奖励设计以及稀疏奖励环境下的长期信用分配问题研究"
         await pilot.press("ctrl+u", *title, "enter")
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"rl", "enter")
         await settle(pilot)
         row = paper_list.render_line(0).text.rstrip()
@@ -469,7 +488,7 @@ async def test_mark_view_read_asks_and_undoes_as_one_step(app):
         in_view = app.main_screen.paper_list.row_count
         assert 0 < in_view < 5
         await pilot.press("R")
-        await pilot.pause()
+        await wait_for_screen(pilot, ConfirmScreen)
         assert f"Mark the {in_view} papers in this view as read?" in screen_text(app)
         await pilot.press("y")
         await settle(pilot)
@@ -487,7 +506,7 @@ async def test_mark_view_read_leaves_the_papers_missing_a_word(app):
         main = app.main_screen
         assert main.view.matches == 1 and main.view.partial >= 1
         await pilot.press("R")
-        await pilot.pause()
+        await wait_for_screen(pilot, ConfirmScreen)
         text = screen_text(app)
         assert "Mark the one paper matching the whole search as read?" in text
         assert "missing a word" in text
@@ -519,11 +538,11 @@ async def test_progress_screen(app):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("3", "t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*"theory", "enter")
         await settle(pilot)
         await pilot.press("p")
-        await pilot.pause()
+        await wait_for_screen(pilot, ProgressScreen)
         text = screen_text(app)
         assert "Reading progress" in text and "5 papers" in text and "#theory" in text
         from textual.widgets import Sparkline
@@ -603,8 +622,6 @@ async def test_space_pressed_twice_at_once_in_the_unread_view_reads_the_next_two
 
 
 async def test_giving_a_paper_its_own_title_shows_everywhere_and_can_be_undone(app, tmp_path):
-    from readlist.tui.screens.dialogs.title import TitleScreen
-
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper, _ = current(app)
@@ -697,9 +714,7 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         await settle(pilot)
         assert app.palette_titles[1][0] == "My own name"
         main.navigator.jump_to(b)
-        await settle(pilot)
-        await pilot.pause(0.4)  # related papers are looked up once the cursor rests
-        await settle(pilot)
+        await wait_for_related(pilot)
         options = main.query_one(RelatedList)
 
         def labels() -> str:
@@ -742,7 +757,7 @@ async def test_a_key_pressed_twice_at_once_closes_only_the_dialog(app, tmp_path,
         assert app.screen is app.main_screen
         assert "papers" in screen_text(app)  # the list, not a blank screen
         await pilot.press("question_mark")
-        await pilot.pause()
+        await wait_for_screen(pilot, HelpScreen)
         assert isinstance(app.screen, HelpScreen)
 
 
@@ -752,7 +767,7 @@ async def test_completing_a_tag_that_holds_a_space_keeps_it_one_tag(app):
         await pilot.press("t", *'ml "deep learning"', "enter")
         await settle(pilot)
         await pilot.press("j", "t")
-        await pilot.pause()
+        await wait_for_screen(pilot, TagsScreen)
         await pilot.press(*'"de', "right", "enter")  # before: completed unquoted, saved as "deep" and "learning"
         await settle(pilot)
         assert current(app)[1].tags == ("deep learning",)

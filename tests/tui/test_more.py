@@ -10,11 +10,25 @@ import pytest
 
 from readlist.core.store.store import Store
 from readlist.tui.display import STICKY
+from readlist.tui.screens.dialogs.confirm import ConfirmScreen
+from readlist.tui.screens.dialogs.export import ExportScreen
+from readlist.tui.screens.dialogs.note import NoteScreen
 from readlist.tui.widgets.detail import DetailPane, RelatedList
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import PAPERS, app_on_a_paper_file, make_app, notifications, screen_text, settle, wait_until
+from .conftest import (
+    PAPERS,
+    app_on_a_paper_file,
+    make_app,
+    notifications,
+    screen_text,
+    settle,
+    wait_for_related,
+    wait_for_screen,
+    wait_until,
+    widget_text,
+)
 
 
 async def test_typing_filters_and_highlights_matches(tmp_path):
@@ -70,7 +84,7 @@ async def test_a_damaged_database_notice_stays_until_esc_in_the_list_closes_it(t
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: notifications(app), "the notice of the damaged database")
         assert any("was damaged" in n.message for n in notifications(app))
         await pilot.press("escape")
         await settle(pilot)
@@ -89,9 +103,7 @@ async def test_unclosed_quote_is_a_message_not_a_crash(app):
 async def test_related_papers_show_and_jump(tmp_path):
     app = make_app(tmp_path, bundled=True)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.pause(0.4)  # related papers are looked up once the cursor rests
-        await settle(pilot)
+        await wait_for_related(pilot)
         related = app.main_screen.query_one(RelatedList)
         assert related.option_count == 5
         target = int(related.get_option_at_index(1).id)
@@ -110,9 +122,7 @@ async def test_jumping_to_a_related_paper_outside_the_view_can_go_back_to_the_se
         await settle(pilot)
         main = app.main_screen
         await pilot.press("f", "slash", *"dreamad", "enter")  # the unread filter and a search: one paper
-        await settle(pilot)
-        await pilot.pause(0.4)  # related papers are looked up once the cursor rests
-        await settle(pilot)
+        await wait_for_related(pilot)
         came_from = main.current_paper
         related = main.query_one(RelatedList)
         target = int(related.get_option_at_index(0).id)
@@ -139,24 +149,24 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("s", "x")
-        await pilot.pause()
+        await wait_for_screen(pilot, ExportScreen)
         await pilot.click("#fmt-json")
         await pilot.pause()
         await pilot.click("#export-path")
         await pilot.press("enter")
         await settle(pilot)
         out = tmp_path / "readlist-notes.json"
+        await wait_until(pilot, out.exists, f"the export written to {out}")
         data = json.loads(out.read_text())
         assert [p["starred"] for p in data["papers"]] == [True]
         out.write_text("keep me")
         await pilot.press("x")
-        await pilot.pause()
+        await wait_for_screen(pilot, ExportScreen)
         await pilot.click("#fmt-json")
         await pilot.click("#export-path")
         await pilot.press("enter")
-        await wait_until(
-            pilot, lambda: "Overwrite it?" in screen_text(app), what="the overwrite question"
-        )  # the path wraps
+        await wait_for_screen(pilot, ConfirmScreen)
+        assert "exists. Overwrite it?" in widget_text(app, "#confirm-question")
         await pilot.press("n")
         await settle(pilot)
         assert out.read_text() == "keep me"
@@ -182,7 +192,7 @@ async def test_export_dialog_never_writes_over_readlists_own_files(app, tmp_path
             target.write_text("keep me")
         before = target.read_bytes()
         await pilot.press("x")
-        await pilot.pause()
+        await wait_for_screen(pilot, ExportScreen)
         app.screen.query_one("#export-path").value = str(target)
         await pilot.click("#export-path")
         await pilot.press("enter")
@@ -197,7 +207,7 @@ async def test_missing_papers_are_listed_under_is_missing(tmp_path):
     async with first.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("j", "s", "n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         await pilot.press(*"keep this note", "ctrl+s")
         await settle(pilot)
     # The paper's text is gone from the file: its annotation must survive as missing.
@@ -313,11 +323,8 @@ async def take_screenshot_from_the_palette(pilot) -> str:
     await pilot.press(*"Screenshot")
     await settle(pilot)
     await pilot.press("enter")
-    for _ in range(200):  # saved after a short timer, from a thread
-        await pilot.pause(0.02)
-        if notifications(pilot.app):
-            return [notification.message for notification in notifications(pilot.app)][-1]
-    return ""
+    await wait_until(pilot, lambda: notifications(pilot.app), "the screenshot's message")  # after a timer, a thread
+    return [notification.message for notification in notifications(pilot.app)][-1]
 
 
 @pytest.fixture
@@ -358,16 +365,14 @@ async def test_no_match_message_with_markup_characters_shows_literally(app):
 
 
 async def test_ctrl_q_in_an_edited_note_asks_first(app):
-    from readlist.tui.screens.dialogs.note import NoteScreen
-
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("n", *"precious", "ctrl+q")
-        await pilot.pause()
+        await wait_for_screen(pilot, ConfirmScreen)
         assert app.is_running
         assert "Discard the changes" in screen_text(app)
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert isinstance(app.screen, NoteScreen)
         await pilot.press("ctrl+s")
         await settle(pilot)
@@ -415,7 +420,7 @@ async def test_export_dialog_survives_a_bare_directory_path(app, tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("x")
-        await pilot.pause()
+        await wait_for_screen(pilot, ExportScreen)
         app.screen.query_one("#export-path").value = "/"
         await pilot.click("#fmt-csv")
         await pilot.pause()
@@ -427,9 +432,7 @@ async def test_related_titles_use_the_width_of_the_narrow_detail_view(tmp_path):
 
     app = make_app(tmp_path, bundled=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.pause(0.3)
-        await settle(pilot)
+        await wait_for_related(pilot)
         await pilot.press("enter")
         await settle(pilot)
         related = app.main_screen.query_one(RelatedList)
@@ -450,8 +453,7 @@ async def test_the_detail_pane_fits_its_width_again_when_the_maximized_list_is_r
         await settle(pilot)
         assert main.maximized is main.paper_list
         await pilot.press("j", "j")
-        await pilot.pause(0.3)  # the related papers are looked up once the cursor rests
-        await settle(pilot)
+        await wait_for_related(pilot)
         await pilot.press("escape")
         await settle(pilot)
         assert main.maximized is None
@@ -465,12 +467,9 @@ async def test_the_detail_pane_fits_its_width_again_when_the_maximized_list_is_r
 
 
 async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
-    from readlist.tui.screens.dialogs.note import NoteScreen
-
     app = make_app(tmp_path, bundled=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.pause(0.3)
+        await wait_for_related(pilot)
         await pilot.press("enter")  # the detail replaces the list
         await settle(pilot)
         related = app.main_screen.query_one(RelatedList)
@@ -488,7 +487,7 @@ async def test_on_a_narrow_screen_focus_stays_where_the_eye_is(tmp_path):
         await pilot.resize_terminal(120, 40)
         await pilot.press("enter")  # wide: the detail gets the keyboard beside the list
         await pilot.press("n")
-        await pilot.pause()
+        await wait_for_screen(pilot, NoteScreen)
         assert isinstance(app.screen, NoteScreen)
         await pilot.resize_terminal(80, 24)  # narrow again while the dialog is open
         await pilot.press(*"x", "ctrl+s")
@@ -504,8 +503,7 @@ def focus_shown(app) -> bool:
 async def test_on_a_narrow_screen_leaving_the_search_bar_never_focuses_the_hidden_list(tmp_path):
     app = make_app(tmp_path, bundled=True)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.pause(0.3)
+        await wait_for_related(pilot)
         await pilot.press("enter", "tab", "tab")  # the detail, its related papers, the search bar
         await settle(pilot)
         assert isinstance(app.focused, SearchBar)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from textual import events
 
+from readlist.tui.screens.dialogs.help import HelpScreen
 from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import make_app, notifications, press_together, screen_text, settle
+from .conftest import make_app, notifications, press_together, screen_text, settle, wait_for_screen
 
 
 def current_title(app) -> str:
@@ -231,7 +232,7 @@ async def test_help_screen_lists_every_key(app):
     async with app.run_test(size=(120, 60)) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
-        await pilot.pause()
+        await wait_for_screen(pilot, HelpScreen)
         text = screen_text(app)
         for action in ACTIONS:
             assert action.help[:25] in text
@@ -254,7 +255,7 @@ async def test_help_screen_says_esc_in_the_list_brings_back_what_a_related_jump_
     async with app.run_test(size=(120, 60)) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
-        await pilot.pause()
+        await wait_for_screen(pilot, HelpScreen)
         app.screen.query_one("#help-dialog").scroll_end(animate=False)
         await pilot.pause()
         lines = [" ".join(line.split()) for line in screen_text(app).splitlines()]
@@ -268,7 +269,7 @@ async def test_help_screen_is_readable_on_a_small_terminal(tmp_path):
         async with app.run_test(size=size) as pilot:
             await settle(pilot)
             await pilot.press("question_mark")
-            await pilot.pause()
+            await wait_for_screen(pilot, HelpScreen)
             text = screen_text(app)
             if size == (60, 20):
                 assert "Move to the previous paper" in text  # whole, not a word per line
@@ -278,11 +279,11 @@ async def test_help_screen_is_readable_on_a_small_terminal(tmp_path):
 
 
 async def type_in_palette(pilot, query: str) -> None:
-    """Open the command palette and type `query`, with time for its providers to answer."""
+    """Open the command palette and type `query`; its providers answer in workers, which are waited for."""
     await pilot.press("ctrl+p")
-    await pilot.pause()
+    await settle(pilot)
     await pilot.press(*query)
-    await pilot.pause(0.5)
+    await settle(pilot)
 
 
 async def test_palette_jumps_to_paper_by_fuzzy_title(app):

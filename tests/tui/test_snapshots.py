@@ -6,6 +6,9 @@ import pytest
 
 from readlist.core.papers.reader import parse_text
 from readlist.tui.app import ReadlistApp
+from readlist.tui.screens.dialogs.help import HelpScreen
+
+from .conftest import related_shown, settle, wait_for_screen, wait_until
 
 # Title lines keep these snapshots independent of how titles are derived.
 TITLED = """Snapshot list
@@ -38,11 +41,14 @@ def snapshot_app(tmp_path):
 
 async def steady(pilot) -> None:
     """Index built, related papers found: nothing left that would change the screen."""
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause(0.4)
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
+    await settle(pilot)
+    main = pilot.app.main_screen
+    await wait_until(
+        pilot,
+        lambda: main.searcher.index is not None and related_shown(pilot.app),
+        "the search index and the papers related to the paper shown",
+    )
+    await settle(pilot)
 
 
 def test_main_view(snap_compare, snapshot_app):
@@ -66,7 +72,7 @@ def test_help_screen(snap_compare, snapshot_app):
     async def help_screen(pilot):
         await steady(pilot)
         await pilot.press("question_mark")
-        await pilot.pause()
+        await wait_for_screen(pilot, HelpScreen)
 
     assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=help_screen)
 
