@@ -175,7 +175,7 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
             raise DamagedFile(f"JSON of the wrong shape (table {name!r} is not an object)")
         for doc_id, doc in table.items():
             if not is_doc_id(doc_id) or not isinstance(doc, dict):
-                raise DamagedFile(f"JSON of the wrong shape (table {name!r} has a bad document {_cut(doc_id)!r})")
+                raise DamagedFile(f"JSON of the wrong shape (table {name!r} has a bad document {cut_key(doc_id)!r})")
     version = schema_version(data)
     if version > SCHEMA_VERSION:
         raise NewerSchema(f"written by a newer readlist (schema {version}; this version reads up to {SCHEMA_VERSION})")
@@ -200,7 +200,8 @@ def is_doc_id(key: str) -> bool:
     return key.isascii() and key.isdigit() and len(key) <= MAX_DOC_ID
 
 
-def _cut(text: str) -> str:
+def cut_key(text: str) -> str:
+    """A document id as a message names it: a long one cut in the middle."""
     return text if len(text) <= 24 else f"{text[:10]}…{text[-10:]}"
 
 
@@ -216,7 +217,7 @@ def schema_version(data: dict[str, Any]) -> int:
     return versions[0]
 
 
-_TYPES = {
+FIELD_TYPES = {
     "id": (str,),
     "starred": (bool,),
     "status": (str,),
@@ -234,7 +235,7 @@ def check_current(data: dict[str, Any]) -> None:
     for doc_id, doc in data.get(ANNOTATIONS, {}).items():
         if not isinstance(doc.get("id"), str) or not doc["id"]:
             raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id} has no paper id)")
-        for key, types in _TYPES.items():
+        for key, types in FIELD_TYPES.items():
             if key in doc and not isinstance(doc[key], types):
                 raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id}: {key} is {type(doc[key]).__name__})")
         if doc.get("status", "unread") not in STATUSES:
@@ -242,19 +243,19 @@ def check_current(data: dict[str, Any]) -> None:
         if not all(isinstance(tag, str) for tag in doc.get("tags", ())):
             raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id}: a tag is not text)")
     for doc_id, doc in data.get(EVENTS, {}).items():
-        if not _good_event(doc):
+        if not good_event(doc):
             raise DamagedFile(f"JSON of the wrong shape (event {doc_id} is malformed)")
     for doc in data.get(META, {}).values():
-        for key in _META_COUNTERS:
+        for key in META_COUNTERS:
             if key in doc and type(doc[key]) is not int:
                 raise DamagedFile(f"JSON of the wrong shape (meta {key} is {type(doc[key]).__name__})")
 
 
-_META_COUNTERS = ("undo_floor", "events_compacted")
+META_COUNTERS = ("undo_floor", "events_compacted")
 _EVENT_TEXT = ("time", "paper", "action", "group")
 
 
-def _good_event(doc: dict[str, Any]) -> bool:
+def good_event(doc: dict[str, Any]) -> bool:
     """A log entry of the shape undo, stats and merge read: texts where texts go, and before/after values
     of the types the annotation fields have."""
     if any(key in doc and not isinstance(doc[key], str) for key in _EVENT_TEXT):
@@ -266,7 +267,7 @@ def _good_event(doc: dict[str, Any]) -> bool:
         if not isinstance(values, dict):
             return False
         for key, value in values.items():
-            types = _TYPES.get(key)
+            types = FIELD_TYPES.get(key)
             if types is None or (key == "id") != (doc.get("action") == "reattach"):  # only fields undo can restore
                 return False
             if not isinstance(value, types):
@@ -295,101 +296,3 @@ def _good_note_edit(edit: Any) -> bool:
         return True
     at, texts = edit.get("at"), (edit.get("cut"), edit.get("put"))
     return type(at) is int and at >= 0 and all(isinstance(text, str) for text in texts)
-
-
-def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
-    """A file of this schema that parses but has documents of the wrong shape (a value of the wrong type,
-    an unknown status, a malformed event), with only those values or documents left out: the data and what
-    was left out, in a few words each. None when the damage is not of that kind (the file does not parse,
-    has no schema version, or another schema). An annotation under a document id TinyDB cannot read (5,000
-    digits, '١٢') is kept under a new one, since the id means nothing to readlist; what is returned decodes."""
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (ValueError, RecursionError):
-        return None
-    if not isinstance(data, dict) or not isinstance(data.get(ANNOTATIONS), dict):
-        return None
-    dropped: list[str] = []
-    meta = _salvage_meta(data.get(META), dropped)
-    if meta is None:
-        return None
-    out: dict[str, dict] = {META: meta}
-    unnumbered: list[dict] = []  # annotations under an id TinyDB cannot read
-    for name, table in data.items():
-        if name == META:
-            continue
-        if not isinstance(table, dict):
-            dropped.append(f"table {name!r}")
-            continue
-        out[name] = {}
-        for doc_id, doc in table.items():
-            renumber = name == ANNOTATIONS and not is_doc_id(doc_id)
-            if not (is_doc_id(doc_id) or renumber) or not isinstance(doc, dict):
-                dropped.append(f"{name} document {_cut(doc_id)!r}")
-                continue
-            kept = _salvage_annotation(doc, _cut(doc_id), dropped) if name == ANNOTATIONS else doc
-            if name == EVENTS and not _good_event(doc):
-                kept = None
-                dropped.append(f"event {doc_id}")
-            if kept is not None and renumber:
-                unnumbered.append(kept)
-            elif kept is not None:
-                out[name][doc_id] = kept
-    out.setdefault(ANNOTATIONS, {})
-    free = max(map(int, out[ANNOTATIONS]), default=0) + 1
-    out[ANNOTATIONS].update((str(free + n), doc) for n, doc in enumerate(unnumbered))
-    out.setdefault(EVENTS, {})
-    if any(part.startswith(("meta", "the meta")) for part in dropped):  # the undo floor is not known: none
-        floor = max((int(doc_id) for doc_id in out[EVENTS]), default=0)  # of the changes before can be undone
-        meta_doc = next(iter(out[META].values()))
-        meta_doc["undo_floor"] = max(floor, meta_doc.get("undo_floor", 0))
-        meta_doc.setdefault("events_compacted", len(out[EVENTS]))
-    try:
-        decode(encode(out))  # what a repair writes must open
-    except DamagedFile:
-        return None
-    return out, dropped
-
-
-def listed(parts: list[str], shown: int = 3) -> str:
-    """What `salvage` left out, in one line: the first few, and how many more."""
-    more = f" and {len(parts) - shown} more" if len(parts) > shown else ""
-    return ", ".join(parts[:shown]) + more
-
-
-def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
-    """The meta table, its counters checked; one made anew when it is unreadable (the annotations are the
-    schema's own, or this would not be reached); None for another schema's file."""
-    docs = list(meta.values()) if isinstance(meta, dict) else []
-    version = docs[0].get("schema_version") if len(docs) == 1 and isinstance(docs[0], dict) else None
-    if type(version) is int and version != SCHEMA_VERSION:
-        return None  # a newer readlist's, or an older one's to migrate: not ours to patch
-    if type(version) is not int:
-        dropped.append("the meta table (made anew)")
-        return {"1": {"schema_version": SCHEMA_VERSION}}
-    doc = dict(docs[0])
-    for key in _META_COUNTERS:
-        if key in doc and type(doc[key]) is not int:
-            dropped.append(f"meta {key}")
-            del doc[key]
-    doc_id = next(iter(meta))
-    return {doc_id if is_doc_id(doc_id) else "1": doc}  # an id TinyDB cannot read: the one it would give
-
-
-def _salvage_annotation(doc: dict, doc_id: str, dropped: list[str]) -> dict | None:
-    if not isinstance(doc.get("id"), str) or not doc["id"]:
-        dropped.append(f"annotation {doc_id} (no paper id)")
-        return None
-    kept = {}
-    for key, value in doc.items():
-        types = _TYPES.get(key)
-        if types is not None and not isinstance(value, types):
-            dropped.append(f"{key} of paper {doc['id']} ({type(value).__name__})")
-        elif key == "status" and value not in STATUSES:
-            dropped.append(f"status of paper {doc['id']} ({value!r})")
-        elif key == "tags" and not all(isinstance(tag, str) for tag in value):
-            kept[key] = [tag for tag in value if isinstance(tag, str)]
-            dropped.append(f"a tag of paper {doc['id']}")
-        else:
-            kept[key] = value
-    return kept

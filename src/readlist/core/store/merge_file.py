@@ -17,9 +17,10 @@ from pathlib import Path
 
 from ..files.paths import unreadable
 from .annotation import Annotation, Event
-from .format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode, listed, salvage
+from .format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
+from .repair import listed, salvage
 from .store import Store
 
 

@@ -2,7 +2,7 @@
 
 - the lock is `NAME.lock`; a writer kept waiting for it more than a moment is told (`on_wait`);
 - a damaged file is never read as empty nor written over: it is moved to `NAME.corrupt-<time>`, and
-  what can be salvaged of it, else the newest good backup, takes its place (a line in `notices`);
+  what `repair` salvages of it, else the newest good backup, takes its place (a line in `notices`);
   a file from a newer readlist, no readlist database at all, or no regular file is left alone
   (`blocked` says why) and nothing is saved;
 - a symbolic link is written through: the file it points to is the database; a link into a folder
@@ -13,35 +13,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from filelock import FileLock, Timeout
 
-from ..files.atomic import atomic_write_bytes, signature
+from ..files.atomic import signature
 from ..files.paths import unreadable
 from . import backups
 from .annotation import Event
 from .changes import Change
-from .format import (
-    ANNOTATIONS,
-    EVENTS,
-    SCHEMA_VERSION,
-    DamagedFile,
-    DocLines,
-    ForeignFile,
-    NewerSchema,
-    decode,
-    decode_lines,
-    encode,
-    listed,
-    salvage,
-)
+from .format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, DocLines, ForeignFile, NewerSchema, decode_lines
 from .merge import combine_duplicates
 from .migrations import migrate
 from .records import Records
+from .repair import repair
 
 LOCK_TIMEOUT = 10.0
 WAIT_NOTICE = 1.0  # seconds of waiting for the file lock before saying so
@@ -202,15 +189,6 @@ class OpenedFile(Records):
         return True
 
 
-@dataclass(frozen=True)
-class Repair:
-    """What `repair` did: where the damaged file went, how it ended, and whether a file now takes its place."""
-
-    moved: Path
-    outcome: str
-    written: bool
-
-
 def combine_duplicate_docs(data: dict) -> dict[str, int]:
     """Combine, in place, annotation documents that share a paper id (see merge.combine_duplicates), each
     paper keeping its first document id; returns how many records each such paper had."""
@@ -225,34 +203,6 @@ def combine_duplicate_docs(data: dict) -> dict[str, int]:
         first.setdefault(doc["id"], doc_id)
     data[ANNOTATIONS] = {doc_id: combined[paper].to_doc() for paper, doc_id in first.items()}
     return several
-
-
-def repair(path: Path, now: datetime) -> Repair:
-    """Move a damaged file aside and write what can be salvaged of it, else the newest good backup, in its place."""
-    moved = backups.move_aside(path, now)
-    try:
-        salvaged = salvage(moved.read_bytes())
-    except Exception:  # a shape salvage did not foresee: the backup, as for any damage
-        salvaged = None
-    found = None if salvaged else backups.newest_good(path, _is_good)
-    if salvaged:  # a few values of the wrong type: everything else is kept as it is
-        data, dropped = salvaged
-        atomic_write_bytes(path, [encode(data)])
-        outcome = f"repaired it, leaving out {listed(dropped)}" if dropped else "repaired it"
-        return Repair(moved, outcome, written=True)
-    if found:
-        atomic_write_bytes(path, found[1])
-        outcome = f"restored the backup {found[0].name} (changes made after it are only in the moved file)"
-        return Repair(moved, outcome, written=True)
-    return Repair(moved, "found no backup, so started an empty database", written=False)
-
-
-def _is_good(raw: bytes) -> bool:
-    try:
-        migrate(decode(raw))
-    except DamagedFile:
-        return False
-    return True
 
 
 def why(exc: BaseException, path: Path | None = None) -> str:
