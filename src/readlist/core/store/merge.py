@@ -11,7 +11,7 @@ A note that the history shows was replaced after it was written (what a later lo
 replaced, known by its digest) gives way to the other side's; an empty note never replaces a
 written one unless the log shows it was cleared.
 Events are united. The result does not depend on which side is "this" one, and merging the same
-copy again changes nothing.
+copy again changes nothing. What these rules read from each side's log is `merge_history`'s.
 """
 
 from __future__ import annotations
@@ -20,17 +20,31 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from ..text.normalize import strip_control
 from .annotation import Annotation, Event, cut_label
-from .changes import REATTACH, current_ids, follow_reattach, parse_iso
+from .merge_history import (
+    OLDEST,
+    History,
+    Logged,
+    TagTimes,
+    at_current_ids,
+    canon,
+    field_times,
+    instant,
+    read_history,
+    renamed_ids,
+    replaced_notes,
+    set_at,
+    tag_times,
+    unaccounted,
+)
 from .note_edits import NOTE_SEPARATOR, digest, note_parts
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
-_OLDEST = datetime.min.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -109,20 +123,9 @@ def _show(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _moment(time: str | None) -> datetime:
-    """Comparable instant of an ISO-8601 string; missing or unreadable ones count as the oldest."""
-    return parse_iso(time) or _OLDEST
-
-
 def _event_key(event: Event) -> str:
     doc = {f.name: getattr(event, f.name) for f in fields(event)}
     return json.dumps(doc, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _renames(events: Iterable[Event]) -> dict[str, str]:
-    """Old paper id -> current id, following logged re-attachments (a paper whose text changed); `events`
-    oldest first."""
-    return current_ids(reversed(list(events)))
 
 
 def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -> dict[str, Annotation]:
@@ -136,59 +139,6 @@ def _follow(annotations: Mapping[str, Annotation], renames: Mapping[str, str]) -
     return out
 
 
-Logged = dict[str, dict[str, tuple[datetime, set[str]]]]  # paper -> field -> (latest change, values it set)
-
-
-def _canon(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _logged(name: str, value: Any) -> str:
-    """A field's value as `Logged` holds it: a note by its digest (a note edit holds no more of the note)."""
-    return digest(value) if name == "note" and isinstance(value, str) else _canon(value)
-
-
-def _set_values(event: Event) -> list[tuple[str, str]]:
-    """The fields a log entry set, with their values as `Logged` holds them."""
-    values = [(name, _logged(name, value)) for name, value in event.after.items()]
-    if event.note_edit and "note" not in event.after:
-        values.append(("note", str(event.note_edit.get("is"))))
-    return values
-
-
-def _field_times(events: Iterable[Event], renames: Mapping[str, str]) -> Logged:
-    """paper -> field -> latest logged change and the values set then (key "": the latest event of any kind)."""
-    times: Logged = defaultdict(dict)
-    for event in events:
-        moment = _moment(event.time)
-        per_paper = times[renames.get(event.paper, event.paper)]
-        for name, value in (*_set_values(event), ("", "")):
-            seen = per_paper.get(name)
-            if seen is None or seen[0] < moment:
-                per_paper[name] = (moment, {value})
-            elif seen[0] == moment:
-                seen[1].add(value)
-    return times
-
-
-def _time(note: Annotation, times: Logged, name: str) -> datetime:
-    """When the side set the field: its latest logged change, or `updated` for a value its log does not account for."""
-    logged = times.get(note.id)
-    if not logged:
-        return _moment(note.updated)
-    moment = logged[name][0] if name in logged else _OLDEST
-    return max(moment, _moment(note.updated)) if _unaccounted(note, times, name) else moment
-
-
-def _unaccounted(note: Annotation, times: Logged, name: str) -> bool:
-    """The value is not what the side's log says: not set by its latest logged change, nor a never-logged default."""
-    value = getattr(note, name)
-    logged = times.get(note.id, {}).get(name)
-    if logged is None:
-        return value != getattr(Annotation(note.id), name)
-    return _logged(name, value) not in logged[1]
-
-
 def _tie_key(name: str, value: Any, unaccounted: bool) -> tuple[bool, bool, str]:
     """Orders two values changed at the same instant, the same way from either side.
 
@@ -196,52 +146,7 @@ def _tie_key(name: str, value: Any, unaccounted: bool) -> tuple[bool, bool, str]
     its log does not account for, or tags that carry the conflict mark, are the merged ones.
     """
     flagged = name == "tags" and CONFLICT_TAG in value
-    return unaccounted, flagged, _canon(value)
-
-
-def _replaced_notes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, dict[str, datetime]]:
-    """paper -> digest of a note text (or a conflict part of one) -> when a logged change last replaced it."""
-    out: dict[str, dict[str, datetime]] = defaultdict(dict)
-    for event in events:
-        replaced = _replaced_digests(event)
-        if replaced:
-            moment = _moment(event.time)
-            per_paper = out[renames.get(event.paper, event.paper)]
-            for text in replaced:
-                if per_paper.get(text, _OLDEST) < moment:
-                    per_paper[text] = moment
-    return out
-
-
-def _replaced_digests(event: Event) -> set[str]:
-    """Digests of the note a log entry replaced and of the texts a merge had joined into it; none when it did not
-    change the note."""
-    before, after = event.before.get("note"), event.after.get("note")
-    if isinstance(before, str):  # the whole note, as earlier versions log it
-        return {digest(text) for text in {before, *note_parts(before)}} if before != after else set()
-    edit = event.note_edit
-    if not edit or edit.get("was") == edit.get("is"):
-        return set()
-    parts = edit.get("parts")
-    return {str(edit.get("was")), *(parts if isinstance(parts, list) else ())}
-
-
-TagTimes = dict[str, tuple[datetime, datetime]]  # tag (case-folded) -> (last logged addition, last removal)
-
-
-def _tag_changes(events: Iterable[Event], renames: Mapping[str, str]) -> dict[str, TagTimes]:
-    """paper -> tag (case-folded) -> (when a logged change last added it, when one last removed it)."""
-    out: dict[str, TagTimes] = defaultdict(dict)
-    for event in events:
-        before, after = event.before.get("tags"), event.after.get("tags")
-        if not isinstance(before, list | tuple) or not isinstance(after, list | tuple):
-            continue
-        old, new = {str(t).casefold() for t in before}, {str(t).casefold() for t in after}
-        moment, per_paper = _moment(event.time), out[renames.get(event.paper, event.paper)]
-        for tag in old ^ new:
-            added, removed = per_paper.get(tag, (_OLDEST, _OLDEST))
-            per_paper[tag] = (max(added, moment), removed) if tag in new else (added, max(removed, moment))
-    return out
+    return unaccounted, flagged, canon(value)
 
 
 def _merge_tags(first: tuple[str, ...], second: tuple[str, ...], changes: TagTimes) -> tuple[str, ...]:
@@ -251,7 +156,7 @@ def _merge_tags(first: tuple[str, ...], second: tuple[str, ...], changes: TagTim
     merged: dict[str, str] = {}
     for tag in (*first, *second):
         key = tag.casefold()
-        added, removed = changes.get(key, (_OLDEST, _OLDEST))
+        added, removed = changes.get(key, (OLDEST, OLDEST))
         if key not in merged and (key in both or removed <= added):
             merged[key] = tag
     return tuple(merged.values())
@@ -265,7 +170,7 @@ def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[st
     """
     if a == b:
         return a, False
-    a_old, b_old = replaced.get(digest(a), _OLDEST) > ta, replaced.get(digest(b), _OLDEST) > tb
+    a_old, b_old = replaced.get(digest(a), OLDEST) > ta, replaced.get(digest(b), OLDEST) > tb
     if a_old != b_old:
         return (b, False) if a_old else (a, False)
     if not a.strip() or not b.strip():
@@ -291,37 +196,28 @@ def merge_annotation(
     winners: dict[str, Annotation] = {}
     for name in MERGED_FIELDS:
         va, vb = getattr(a, name), getattr(b, name)
-        ta, tb = _time(a, times_a, name), _time(b, times_b, name)
-        key_a = (ta, _tie_key(name, va, _unaccounted(a, times_a, name)))
-        key_b = (tb, _tie_key(name, vb, _unaccounted(b, times_b, name)))
+        ta, tb = set_at(a, times_a, name), set_at(b, times_b, name)
+        key_a = (ta, _tie_key(name, va, unaccounted(a, times_a, name)))
+        key_b = (tb, _tie_key(name, vb, unaccounted(b, times_b, name)))
         winner = a if key_a >= key_b else b
         changes[name] = getattr(winner, name)
         winners[name] = winner
     loser = b if winners["tags"] is a else a
     changes["tags"] = _merge_tags(winners["tags"].tags, loser.tags, tag_changes or {})
-    note, conflict = _merge_note(a.note, b.note, _time(a, times_a, "note"), _time(b, times_b, "note"), replaced)
+    note, conflict = _merge_note(a.note, b.note, set_at(a, times_a, "note"), set_at(b, times_b, "note"), replaced)
     changes["note"] = note
     if conflict and CONFLICT_TAG not in changes["tags"]:
         changes["tags"] = (*changes["tags"], CONFLICT_TAG)
     if changes["status"] != "read":
         changes["read_at"] = None
     elif a.status == b.status:  # read on both sides: when it was first read
-        changes["read_at"] = min((t for t in (a.read_at, b.read_at) if t), key=_moment, default=None)
+        changes["read_at"] = min((t for t in (a.read_at, b.read_at) if t), key=instant, default=None)
     else:
         changes["read_at"] = winners["status"].read_at
-    changes["created"] = min((t for t in (a.created, b.created) if t), key=_moment, default=None)
-    changes["updated"] = max((t for t in (a.updated, b.updated) if t), key=_moment, default=None)
+    changes["created"] = min((t for t in (a.created, b.created) if t), key=instant, default=None)
+    changes["updated"] = max((t for t in (a.updated, b.updated) if t), key=instant, default=None)
     changes["snippet"] = max(a.snippet, b.snippet, key=lambda s: (len(s), s))
     return replace(a, **changes), conflict
-
-
-History = tuple[Logged, dict[str, dict[str, datetime]], dict[str, TagTimes]]  # field times, replaced notes, tags
-
-
-def _history(events: Sequence[Event], renames: Mapping[str, str]) -> History:
-    """What the merge's rules read from one log (oldest first), per paper id: see `_field_times`,
-    `_replaced_notes` and `_tag_changes`."""
-    return _field_times(events, renames), _replaced_notes(events, renames), _tag_changes(events, renames)
 
 
 def _join(records: Sequence[Annotation], history: History) -> tuple[Annotation, bool]:
@@ -336,9 +232,9 @@ def _join(records: Sequence[Annotation], history: History) -> tuple[Annotation, 
     tags: TagTimes = {}
     for pid in ids:
         for text, moment in replaced.get(pid, {}).items():
-            notes[text] = max(notes.get(text, _OLDEST), moment)
+            notes[text] = max(notes.get(text, OLDEST), moment)
         for tag, (added, removed) in tag_changes.get(pid, {}).items():
-            seen = tags.get(tag, (_OLDEST, _OLDEST))
+            seen = tags.get(tag, (OLDEST, OLDEST))
             tags[tag] = (max(seen[0], added), max(seen[1], removed))
     result, conflict = records[0], False
     for other in records[1:]:
@@ -360,7 +256,7 @@ def combine_duplicates(
     if not several:
         return {paper: group[0] for paper, group in groups.items()}, {}
     events = list(events)
-    history = _history(events, _renames(events))
+    history = read_history(events, renamed_ids(events))
     return {paper: _join(group, history)[0] for paper, group in groups.items()}, several
 
 
@@ -369,20 +265,7 @@ def join_records(target: Annotation, other: Annotation, events: Iterable[Event])
     after the paper's record moved to its new id) joined under `target`'s id by the merge's rules: the newer
     change of each field wins by the log (oldest first), both notes are kept, tags united. Whether both notes
     were kept (the result is then tagged `conflict`)."""
-    return _join([target, other], _history(_at_current_ids(list(events)), {}))
-
-
-def _at_current_ids(events: Sequence[Event]) -> list[Event]:
-    """The log (oldest first) with each entry under the id its record has now: a re-attachment takes the
-    entries made before it to the new id, while those made later under the old id stay there (another record)."""
-    renames: dict[str, str] = {}
-    out: list[Event] = []
-    for event in reversed(events):
-        if event.action == REATTACH:
-            follow_reattach(renames, event.before.get("id"), event.after.get("id"))
-        paper = renames.get(event.paper, event.paper)
-        out.append(event if paper == event.paper else replace(event, paper=paper))
-    return out[::-1]
+    return _join([target, other], read_history(at_current_ids(list(events)), {}))
 
 
 def merge(
@@ -397,13 +280,13 @@ def merge(
     for event in [*local_events, *other_events]:
         united.setdefault(_event_key(event), event)
     # Oldest first; events of the same instant keep their order (this side's first): undo relies on it.
-    events = tuple(sorted(united.values(), key=lambda e: _moment(e.time)))
-    renames = _renames(events)
+    events = tuple(sorted(united.values(), key=lambda e: instant(e.time)))
+    renames = renamed_ids(events)
     originals = local
     local, other = _follow(local, renames), _follow(other, renames)
-    times_local, times_other = _field_times(local_events, renames), _field_times(other_events, renames)
-    replaced = _replaced_notes(events, renames)
-    tag_changes = _tag_changes(events, renames)
+    times_local, times_other = field_times(local_events, renames), field_times(other_events, renames)
+    replaced = replaced_notes(events, renames)
+    tag_changes = tag_times(events, renames)
     merged: dict[str, Annotation] = {}
     changes = [Change(new, "id", old, new) for old, new in renames.items() if old in originals and new not in originals]
     conflicts: list[str] = []
