@@ -9,7 +9,7 @@ import pytest
 
 from readlist.core.files import atomic as atomic_storage
 from readlist.core.papers.paper import Paper
-from readlist.core.store.database import DatabaseFile
+from readlist.core.store.opening import Opener
 from readlist.core.store.store import Store
 
 
@@ -90,18 +90,18 @@ def test_unreadable_file_is_never_written_over(tmp_path, monkeypatch):
     db = tmp_path / "readlist.json"
     Store(db).set_note(paper(1), "on disk")
     saved = db.read_bytes()
-    real = DatabaseFile._read_disk
+    real = Opener.read
 
     def denied(self):
         raise PermissionError(errno.EACCES, "Permission denied", str(db))
 
-    monkeypatch.setattr(DatabaseFile, "_read_disk", denied)
+    monkeypatch.setattr(Opener, "read", denied)
     store = Store(db)
     assert store.blocked == f"{db}: permission denied (cannot read the file)"
     assert store.notices == [f"{store.blocked}; changes will not be saved"]  # the terminal UI carries on
     store.toggle_star(paper(2))
     assert store.pending_error and db.read_bytes() == saved
-    monkeypatch.setattr(DatabaseFile, "_read_disk", real)
+    monkeypatch.setattr(Opener, "read", real)
     assert store.flush()
     reopened = Store(db)
     assert reopened.get(paper(1).id).note == "on disk"

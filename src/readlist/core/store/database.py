@@ -11,8 +11,8 @@
   of what it replaces);
 - the change log is compacted now and then (`log_compaction`) as it is written.
 
-Opening the file, repairing a damaged one and catching up with it are `db_opening`'s; the data in
-memory and how a change is applied to it are `db_records`'.
+A `DatabaseFile` holds the data in memory and how a change is applied to it (`records.Records`) and what
+opens the file, repairs a damaged one and catches up with it (`opening.Opener`).
 """
 
 from __future__ import annotations
@@ -36,22 +36,41 @@ from . import backups
 from .changes import Change
 from .format import META, SCHEMA_VERSION, DamagedFile, decode_lines
 from .migrations import migrate
-from .opening import OpenedFile, why
-from .records import REPLACED, UNDO_FLOOR
+from .opening import Opener, why
+from .records import REPLACED, UNDO_FLOOR, Records
 
 
-class DatabaseFile(OpenedFile):
-    """The TinyDB data of one file, kept in memory and in step with the disk. Only the store uses it."""
+class DatabaseFile:
+    """One database file and its data in memory, kept in step: `records` holds the data the store reads, `opener`
+    reads the file into it; every change goes through `commit`. Only the store uses it."""
 
     def __init__(self, path: Path, now: Callable[[], datetime], lock: threading.RLock):
-        super().__init__(path, now)
+        self.opener = Opener(path, now)
+        self.path = self.opener.path  # the file a link points to
+        self.notices = self.opener.notices
+        self.records = Records(self.path)
         self.pending_error: str | None = None
+        self._now = now
         self._lock = lock
         self._temps_checked = False
         with self._lock:
-            self._open()
-            if self._dirty:
+            self.opener.open(self.records)
+            if self.records.unsaved:
                 self.flush()  # migrate on disk now, with a backup of the old version
+
+    @property
+    def blocked(self) -> str | None:
+        """The file and why it is left alone, in one line."""
+        return self.opener.blocked
+
+    @property
+    def on_wait(self) -> Callable[[str], None] | None:
+        """Told when a change waits more than a moment for the file lock."""
+        return self.opener.on_wait
+
+    @on_wait.setter
+    def on_wait(self, callback: Callable[[str], None] | None) -> None:
+        self.opener.on_wait = callback
 
     def _save_locked(self) -> None:
         if not self._temps_checked:
@@ -60,27 +79,21 @@ class DatabaseFile(OpenedFile):
         now = self._now()
         if self.path.exists():
             _refuse_read_only(self.path)
-            if self._disk_version < SCHEMA_VERSION:
-                backups.make_backup(self.path, now, f"schema{self._disk_version}")
+            if self.opener.disk_version < SCHEMA_VERSION:
+                backups.make_backup(self.path, now, f"schema{self.opener.disk_version}")
             elif backups.due(self.path, now):
                 backups.make_backup(self.path, now)
-        self._compact_log(now)
-        self._storage.persist()
-        self._disk_version = SCHEMA_VERSION
-        self._pending.clear()
-        self._dirty = False
+        self.records.compact_log(now)
+        self.records.persist()
+        self.opener.disk_version = SCHEMA_VERSION
         self.pending_error = None
 
     def _make_folder(self) -> None:
         """Make the database's folder if missing; never the folder a link points into (raises OSError)."""
-        lost = self.lost_target()
+        lost = self.opener.lost_target()
         if lost:
             raise OSError(lost)
         ensure_dir(self.path.parent)
-
-    def _not_written(self) -> OSError:
-        """Why a file left alone is not written: what it is (a newer readlist's), else that it could not be read."""
-        return OSError(self._blocked_reason or f"{self.path} could not be read, so it is not written over")
 
     def _failed(self, exc: BaseException) -> None:
         self.pending_error = f"cannot save {self.path}: {why(exc, self.path)}"
@@ -94,7 +107,7 @@ class DatabaseFile(OpenedFile):
         locked, error = False, None
         try:
             self._make_folder()
-            self._take_file_lock()
+            self.opener.take_lock()
             locked = True
         except (OSError, Timeout) as exc:
             error = exc
@@ -102,16 +115,15 @@ class DatabaseFile(OpenedFile):
             with self._lock:
                 if locked:
                     try:
-                        self._sync_locked()
+                        self.opener.sync(self.records)
                     except OSError as exc:
                         error = exc
                 result, change = build()
                 if change is not None:
-                    self._apply(change)
-                    self._pending.append(change)
-                if self._pending or self._dirty:
-                    if error is None and self._blocked:
-                        error = self._not_written()
+                    self.records.apply(change)
+                if self.records.unsaved:
+                    if error is None and self.opener.blocked:
+                        error = self.opener.not_written()
                     if error is None:
                         try:
                             self._save_locked()
@@ -122,7 +134,7 @@ class DatabaseFile(OpenedFile):
                 return result
         finally:
             if locked:
-                self._file_lock.release()
+                self.opener.file_lock.release()
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -131,8 +143,8 @@ class DatabaseFile(OpenedFile):
         Raises filelock.Timeout or OSError when the lock cannot be taken.
         """
         self._make_folder()
-        with self._file_lock, self._lock:
-            self._sync_locked()
+        with self.opener.file_lock, self._lock:
+            self.opener.sync(self.records)
             yield
 
     def replace(self, annotations: list[dict], events: list[dict], reason: str) -> None:
@@ -143,9 +155,9 @@ class DatabaseFile(OpenedFile):
         file and this object are as they were.
         """
         with self.locked():
-            if self._blocked:
-                raise self._not_written()
-            data = self._replacement(annotations, events)
+            if self.opener.blocked:
+                raise self.opener.not_written()
+            data = self.records.replacement(annotations, events)
             meta = next(iter(data[META].values()))
             meta.pop(REPLACED, None)
             if self.path.exists():
@@ -153,16 +165,14 @@ class DatabaseFile(OpenedFile):
                 backup = backups.make_backup(self.path, self._now(), reason)
                 digest, floor = _digest(backup.read_bytes()), meta[UNDO_FLOOR]
                 meta[REPLACED] = {"backup": backup.name, "sha256": digest, "reason": reason, "floor": floor}
-            previous = (self._storage.data, self._disk_version, self._storage.signature)
-            self._install(data, SCHEMA_VERSION, None)
+            previous = (self.records.data, self.opener.disk_version, self.records.signature)
+            self.opener.install(self.records, data, SCHEMA_VERSION, None)
             try:
-                self._storage.persist()
+                self.records.persist()
             except OSError:
-                self._install(*previous)
+                self.opener.install(self.records, *previous)
                 raise
-            self._disk_version = SCHEMA_VERSION
-            self._pending.clear()
-            self._dirty = False
+            self.opener.disk_version = SCHEMA_VERSION
             self.pending_error = None
 
     def restore_replaced(self, nothing_to_undo: Callable[[list[dict]], bool]) -> Path | None:
@@ -183,7 +193,8 @@ class DatabaseFile(OpenedFile):
             mode = _refuse_read_only(self.path)
             kept = backups.make_backup(self.path, self._now(), f"{reason}-undone")
             atomic_write_bytes(self.path, raw, mode=mode)
-            self._install(data, version, signature(self.path), lines if version == SCHEMA_VERSION else None)
+            lines = lines if version == SCHEMA_VERSION else None
+            self.opener.install(self.records, data, version, signature(self.path), lines)
             with contextlib.suppress(OSError):  # now the database itself: an earlier replacement's is the newest
                 os.replace(backup, backup.with_name(f"{backup.name}-restored"))
             return kept
@@ -192,11 +203,11 @@ class DatabaseFile(OpenedFile):
         """The backup `restore_replaced` may put back, its bytes and the replacement's reason; None when it may not.
         A compaction raises the floor over changes made since (out of undo's reach, they would be lost),
         and a later replacement by an older readlist (which kept this marker) makes a newer backup."""
-        meta = self._meta()
+        meta = self.records.meta()
         marker = meta.get(REPLACED)
-        if self._blocked or self._pending or self._dirty or not isinstance(marker, dict):
+        if self.opener.blocked or self.records.unsaved or not isinstance(marker, dict):
             return None
-        if marker.get("floor") != meta.get(UNDO_FLOOR) or not nothing_to_undo(self.undoable_event_docs()):
+        if marker.get("floor") != meta.get(UNDO_FLOOR) or not nothing_to_undo(self.records.undoable_event_docs()):
             return None
         reason = str(marker.get("reason"))
         newest = next((b for b in backups.backups(self.path) if b.name.endswith(f"-{reason}")), None)
@@ -211,24 +222,24 @@ class DatabaseFile(OpenedFile):
     def flush(self) -> bool:
         """Retry writing changes that failed to save. True when everything is on disk."""
         with self._lock:
-            if not self._pending and not self._dirty:
+            if not self.records.unsaved:
                 return True
         self.commit(lambda: (None, None))
         with self._lock:
-            return not self._pending and not self._dirty
+            return not self.records.unsaved
 
     def reload_if_changed(self) -> bool:
         """True when another process changed the file since we last read it (and we now show its data)."""
         with self._lock:
-            if not self._blocked and not self._storage.changed_on_disk():
+            if not self.opener.blocked and not self.records.changed_on_disk():
                 return False
-            if self.lost_target():  # still gone: nothing to read, and taking the lock would make its folder
+            if self.opener.lost_target():  # still gone: nothing to read, and taking the lock would make its folder
                 return False
             notices = len(self.notices)
         try:
-            with self._file_lock, self._lock:  # file lock first, as in `commit`
-                reloaded = self._sync_locked()
-                if (self._dirty or self._pending) and not self._blocked:  # a file we cannot read is not ours to write
+            with self.opener.file_lock, self._lock:  # file lock first, as in `commit`
+                reloaded = self.opener.sync(self.records)
+                if self.records.unsaved and not self.opener.blocked:  # a file we cannot read is not ours to write
                     self._save_locked()
         except (OSError, Timeout) as exc:
             with self._lock:

@@ -1,4 +1,4 @@
-"""Opening the database file under its lock, and catching up with it: read, repaired, or left alone.
+"""Opening the database file under its lock, and catching up with it: read, repaired, or left alone (`Opener`).
 
 - the lock is `NAME.lock`; a writer kept waiting for it more than a moment is told (`on_wait`);
 - a damaged file is never read as empty nor written over: it is moved to `NAME.corrupt-<time>`, and
@@ -15,15 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from filelock import FileLock, Timeout
 
-from ..files.atomic import signature
+from ..files.atomic import Signature, signature
 from ..files.paths import unreadable
 from . import backups
 from .annotation import Event
-from .changes import Change
 from .format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, DocLines, ForeignFile, NewerSchema, decode_lines
 from .merge import combine_duplicates
 from .migrations import migrate
@@ -34,24 +32,24 @@ LOCK_TIMEOUT = 10.0
 WAIT_NOTICE = 1.0  # seconds of waiting for the file lock before saying so
 
 
-class OpenedFile(Records):
-    """The data of one database file, read from it and caught up with it; `DatabaseFile` adds writing."""
+class Opener:
+    """Where the database file is, its lock, and what reading it found. It fills a `Records` with the file's
+    data at open (`open`) and after another process replaced the file (`sync`), repairs a damaged file, and
+    leaves alone one that is not readlist's to write (`blocked`)."""
 
     def __init__(self, path: Path, now: Callable[[], datetime]):
         self.link = path if path.is_symlink() else None
         self.path = path.resolve() if self.link else path  # write through a link, never over it
         self.notices: list[str] = []
+        self.file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600, poll_interval=0.002)
+        self.disk_version = SCHEMA_VERSION  # of the file on disk: an older one is backed up before it is written
+        self.on_wait: Callable[[str], None] | None = None  # told when the file lock is slow to come
         self._now = now
-        self._file_lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT, mode=0o600, poll_interval=0.002)
-        super().__init__(self.path)
-        self._pending: list[Change] = []  # applied in memory, not yet on disk
-        self._dirty = False  # memory holds something (a migration, a rescued copy) not yet on disk
-        self._disk_version = SCHEMA_VERSION
         self._blocked: str | None = None  # an existing file we could not read: never write over it
         self._blocked_reason: str | None = None  # why, without the file's name (None: only `_blocked` says it)
-        self.on_wait: Callable[[str], None] | None = None  # told when the file lock is slow to come
 
-    def _read_disk(self) -> tuple[dict, int, Any, DocLines | None]:
+    def read(self) -> tuple[dict, int, Signature, DocLines | None]:
+        """The file's data (migrated), the schema version it had, its signature and its document lines."""
         if self.path.exists() and not self.path.is_file() and not self.path.is_dir():  # a device, a pipe
             raise ForeignFile("not a regular file")
         sig = signature(self.path)
@@ -59,40 +57,45 @@ class OpenedFile(Records):
         data, version = migrate(data)
         return data, version, sig, (lines if version == SCHEMA_VERSION else None)
 
-    def _install(self, data: dict, version: int, sig: Any, lines: DocLines | None = None) -> None:
-        self._disk_version = version
-        self._dirty = version < SCHEMA_VERSION
+    def install(
+        self, records: Records, data: dict, version: int, sig: Signature, lines: DocLines | None = None
+    ) -> None:
+        """Hold data read from the file (or replacing it) in `records`; several records of one paper in it are
+        combined first, and written back so."""
+        self.disk_version = version
+        dirty = version < SCHEMA_VERSION
         several = combine_duplicate_docs(data)
         if several:  # written back combined, after a backup of the file as it was
             if self.path.exists():
                 backups.make_backup(self.path, self._now(), "combined")
-            self._dirty, lines = True, None
+            dirty, lines = True, None
             papers = ", ".join(f"{paper} ({n})" for paper, n in sorted(several.items())[:3])
             more = f" and {len(several) - 3} more" if len(several) > 3 else ""
             self.notices.append(
                 f"{self.path} held several records of one paper: {papers}{more}; combined them "
                 "(every note kept, tags united)"
             )
-        self._load(data, sig, lines)
+        records.load(data, sig, lines, dirty=dirty)
 
-    def _open(self) -> None:
+    def open(self, records: Records) -> None:
+        """Read the file into `records`: repaired when damaged, left alone when it is not readlist's to write."""
         lost = self.lost_target()
         if lost:
             self._block(lost)
             return
         try:
-            read = self._read_disk()
+            read = self.read()
         except FileNotFoundError:
             return
         except DamagedFile as exc:
             if self._left_alone(exc):  # never moved or written: no lock needed to leave it alone
                 self._leave_alone(exc)
             else:
-                self._recover(str(exc))
+                self._recover(records, str(exc))
         except OSError as exc:
             self._block(unreadable(self.path, exc, "readlist database"))
         else:
-            self._install(*read)
+            self.install(records, *read)
 
     def lost_target(self) -> str | None:
         """Why the database cannot be made where its link points: the folder there does not exist (say, a
@@ -101,19 +104,23 @@ class OpenedFile(Records):
             return None
         return f"{self.link}: links to {self.path}, in a folder that does not exist (not mounted?)"
 
-    def _take_file_lock(self) -> None:
+    def take_lock(self) -> None:
         """The file lock; when another readlist holds it for more than a moment, `on_wait` is told first."""
         try:
-            self._file_lock.acquire(timeout=WAIT_NOTICE)
+            self.file_lock.acquire(timeout=WAIT_NOTICE)
         except Timeout:
             if self.on_wait is not None:
                 self.on_wait(f"waiting for another readlist that is writing {self.path}…")
-            self._file_lock.acquire(timeout=LOCK_TIMEOUT - WAIT_NOTICE)
+            self.file_lock.acquire(timeout=LOCK_TIMEOUT - WAIT_NOTICE)
 
     @property
     def blocked(self) -> str | None:
         """The file and why it is left alone, in one line."""
         return self._blocked
+
+    def not_written(self) -> OSError:
+        """Why a file left alone is not written: what it is (a newer readlist's), else that it could not be read."""
+        return OSError(self._blocked_reason or f"{self.path} could not be read, so it is not written over")
 
     def _block(self, problem: str, reason: str | None = None) -> None:
         self._blocked, self._blocked_reason = problem, reason
@@ -130,12 +137,12 @@ class OpenedFile(Records):
     def _leave_alone(self, exc: DamagedFile) -> None:
         self._block(f"{self.path}: {exc}, left as it is", str(exc))
 
-    def _recover(self, reason: str) -> None:
+    def _recover(self, records: Records, reason: str) -> None:
         """Under the lock, move a damaged file aside and put what `repair` salvages or restores in its place."""
         try:
-            with self._file_lock:
+            with self.file_lock:
                 try:
-                    self._install(*self._read_disk())
+                    self.install(records, *self.read())
                     return  # another process repaired it meanwhile
                 except FileNotFoundError:
                     return
@@ -146,7 +153,7 @@ class OpenedFile(Records):
                     reason = str(exc)
                 repaired = repair(self.path, self._now())
                 if repaired.written:
-                    self._install(*self._read_disk())
+                    self.install(records, *self.read())
         except (OSError, Timeout) as exc:
             self._block(f"{self.path} is damaged ({reason}) and could not be repaired ({why(exc)})")
             return
@@ -154,16 +161,16 @@ class OpenedFile(Records):
             f"{self.path} was damaged ({reason}); moved it to {repaired.moved.name} and {repaired.outcome}"
         )
 
-    def _sync_locked(self) -> bool:
-        """Holding the file lock: re-read the file if another process changed it. True when reloaded."""
-        if not self._blocked and not self._storage.changed_on_disk():
+    def sync(self, records: Records) -> bool:
+        """Holding the file lock: re-read the file into `records` if another process changed it, the changes
+        not yet on disk applied again on it. True when reloaded."""
+        if not self._blocked and not records.changed_on_disk():
             return False
         try:
-            read = self._read_disk()
+            read = self.read()
         except FileNotFoundError:
             self._blocked = None
-            self._storage.signature = None
-            self._dirty = True  # the file was removed: write back what we hold
+            records.file_gone()  # the file was removed: write back what we hold
             return False
         except DamagedFile as exc:
             if self._left_alone(exc):
@@ -179,13 +186,11 @@ class OpenedFile(Records):
                 "and wrote back the annotations this readlist holds"
             )
             self._blocked = None
-            self._storage.signature = None
-            self._dirty = True
+            records.file_gone()
             return False
         self._blocked = None
-        self._install(*read)
-        for change in self._pending:
-            self._apply(change)
+        self.install(records, *read)
+        records.reapply()
         return True
 
 

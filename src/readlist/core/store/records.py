@@ -1,6 +1,8 @@
-"""The database's data in memory: annotation documents by paper id, the change log, and changes applied to them.
+"""The database's data in memory: annotation documents by paper id, the change log, and the changes applied to
+them that are not on disk yet.
 
-`DatabaseFile` keeps this data in step with the disk; nothing here takes a lock or reads the file.
+`DatabaseFile` holds one `Records` and keeps it in step with the disk; nothing here takes a lock or reads the
+file (`persist` writes it when told to).
 The `meta` document holds the undo floor: log entries with ids up to it are not undone (older than
 a replacement or a compaction), how many entries the last compaction of the log left, and which
 backup the last replacement made (with its digest and the floor it set).
@@ -11,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from tinydb import TinyDB
 
+from ..files.atomic import Signature
 from . import compaction as log_compaction
 from .annotation import Annotation
 from .changes import REATTACH, Change
@@ -28,13 +30,16 @@ REPLACED = "replaced"  # meta: the backup the last replacement (a merge) made, t
 
 
 class Records:
-    """The TinyDB data of one file, held in memory with an index from paper id to document id."""
+    """The TinyDB data of one file, held in memory with an index from paper id to document id, and the changes
+    applied to it that `persist` has not written yet (applied again by `reapply` on the file's fresh data)."""
 
     def __init__(self, path: Path):
         self._storage = AtomicJSONStorage(path, empty_data())
         self._db = TinyDB(storage=lambda: self._storage)
         self._index: dict[str, int] = {}  # paper id -> document id
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
+        self._pending: list[Change] = []  # applied here, not yet on disk
+        self._dirty = False  # holds something else not yet on disk (a migration, a rescued copy)
 
     # ----- what the store reads (call while holding the lock) -----------------------------------------
 
@@ -63,29 +68,74 @@ class Records:
 
     def undoable_event_docs(self) -> list[dict]:
         """Log documents above the undo floor, newest first."""
-        table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
+        table, floor = self._storage.data[EVENTS], self.meta().get(UNDO_FLOOR, 0)
         return [table[key] for key in sorted(table, key=int, reverse=True) if int(key) > floor]
 
     def floor_time(self) -> str | None:
         """When the newest log entry at or below the undo floor was made; None when there is none."""
-        table, floor = self._storage.data[EVENTS], self._meta().get(UNDO_FLOOR, 0)
+        table, floor = self._storage.data[EVENTS], self.meta().get(UNDO_FLOOR, 0)
         below = [int(key) for key in table if int(key) <= floor]
         return table[str(max(below))].get("time") if below else None
 
-    def _meta(self) -> dict:
+    def meta(self) -> dict:
+        """The meta document (made when the file has none)."""
         meta = self._storage.data.setdefault(META, {})
         if not meta:
             meta["1"] = {"schema_version": SCHEMA_VERSION}
         return next(iter(meta.values()))
 
+    # ----- in step with the file -------------------------------------------------------------------
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether something held here is not on disk yet: changes applied, a migration, a rescued copy."""
+        return bool(self._pending) or self._dirty
+
+    @property
+    def data(self) -> dict:
+        """Everything held, as the file holds it (table -> document id -> document)."""
+        return self._storage.data
+
+    @property
+    def signature(self) -> Signature:
+        """The file's signature when this data was read from it or written to it (None: not since)."""
+        return self._storage.signature
+
+    def changed_on_disk(self) -> bool:
+        """Whether the file is not the one this data was read from or written to (another process replaced it)."""
+        return self._storage.changed_on_disk()
+
+    def file_gone(self) -> None:
+        """The file that held this data is gone (removed, or moved aside as damaged): all of it is written back."""
+        self._storage.signature = None
+        self._dirty = True
+
+    def persist(self) -> None:
+        """Write everything held to the file, atomically; then nothing is unsaved. Raises OSError (nothing changed)."""
+        self._storage.persist()
+        self._pending.clear()
+        self._dirty = False
+
     # ----- changing the data ------------------------------------------------------------------------
 
-    def _load(self, data: dict, sig: Any, lines: DocLines | None = None) -> None:
-        """Hold `data` (as read from disk, or a replacement) instead of what was held."""
+    def load(self, data: dict, sig: Signature, lines: DocLines | None = None, *, dirty: bool = False) -> None:
+        """Hold `data` (as read from disk, or a replacement) instead of what was held; `dirty` when it is not
+        what the file holds (migrated, or combined). The changes not yet on disk stay pending (see `reapply`)."""
         self._storage.replace_data(data, sig, lines)
+        self._dirty = dirty
         self.revision += 1
         self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
+
+    def apply(self, change: Change) -> None:
+        """Apply the change to what is held; it stays pending until `persist` writes it."""
+        self._apply(change)
+        self._pending.append(change)
+
+    def reapply(self) -> None:
+        """Apply the changes not yet on disk again, on data just read from the file another process replaced."""
+        for change in self._pending:
+            self._apply(change)
 
     def _apply(self, change: Change) -> None:
         annotations = self._db.table(ANNOTATIONS, cache_size=0)
@@ -124,8 +174,9 @@ class Records:
             trim(events[doc_id])
             self._storage.invalidate(EVENTS, doc_id)
 
-    def _compact_log(self, now: datetime) -> None:
-        events, meta = self._storage.data[EVENTS], self._meta()
+    def compact_log(self, now: datetime) -> None:
+        """Drop old log entries once the log is long (see `compaction`), raising the undo floor over them."""
+        events, meta = self._storage.data[EVENTS], self.meta()
         if not log_compaction.due(len(events), meta.get(COMPACTED, 0)):
             return
         drop, floor = log_compaction.plan(events, now)
@@ -136,7 +187,7 @@ class Records:
         meta[COMPACTED] = len(events)
         self._trim_note_texts()
 
-    def _replacement(self, annotations: list[dict], events: list[dict]) -> dict:
+    def replacement(self, annotations: list[dict], events: list[dict]) -> dict:
         """Data holding these annotations (on their document ids where they have one) and this log, all
         of it under the undo floor. Raises ValueError for documents that would make a damaged file."""
         old_ids = {doc["id"]: doc_id for doc_id, doc in self._storage.data[ANNOTATIONS].items()}
@@ -147,7 +198,7 @@ class Records:
             if doc_id is None or doc_id in table:
                 doc_id, next_id = str(next_id), next_id + 1
             table[doc_id] = doc
-        meta = {**self._meta(), "schema_version": SCHEMA_VERSION, UNDO_FLOOR: len(events), COMPACTED: len(events)}
+        meta = {**self.meta(), "schema_version": SCHEMA_VERSION, UNDO_FLOOR: len(events), COMPACTED: len(events)}
         data = {
             META: {"1": meta},
             ANNOTATIONS: dict(sorted(table.items(), key=_doc_key)),

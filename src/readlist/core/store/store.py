@@ -97,7 +97,7 @@ class Store:
     def get(self, paper_id: str) -> Annotation:
         with self._lock:
             record = self._followed().get(paper_id, paper_id)
-            doc = self._file.doc(record)
+            doc = self._file.records.doc(record)
             if doc is None:
                 return Annotation(paper_id)
             note = Annotation.from_doc(doc)
@@ -115,9 +115,12 @@ class Store:
     def _records(self) -> dict[str, Annotation]:
         """Every record by its own id."""
         with self._lock:
-            revision = self._file.revision
+            revision = self._file.records.revision
             if self._all is None or self._all[0] != revision:
-                self._all = (revision, {pid: Annotation.from_doc(doc) for pid, doc in self._file.docs().items()})
+                self._all = (
+                    revision,
+                    {pid: Annotation.from_doc(doc) for pid, doc in self._file.records.docs().items()},
+                )
             return dict(self._all[1])
 
     def shown_as(self) -> dict[str, str]:
@@ -130,12 +133,12 @@ class Store:
         """Papers of the list given to `reconcile` whose record another readlist re-attached to an id the list
         does not hold: paper id -> the record's id (see the module docstring). Worked out once per change."""
         with self._lock:
-            revision, paper_ids = self._file.revision, self._paper_ids
+            revision, paper_ids = self._file.records.revision, self._paper_ids
             moved = self._moved
             if moved is None or moved[0] != revision or moved[1] is not paper_ids:
                 followed = {}
                 if paper_ids is not None:
-                    followed = followed_records(paper_ids, self._file.doc, self._file.reattach_docs())
+                    followed = followed_records(paper_ids, self._file.records.doc, self._file.records.reattach_docs())
                 moved = self._moved = (revision, paper_ids, followed)
             return moved[2]
 
@@ -143,13 +146,13 @@ class Store:
         """(read, reading, starred) over the annotations of these papers, read straight from the documents;
         counted once per change (the header asks after every search result too)."""
         with self._lock:
-            revision = self._file.revision
+            revision = self._file.records.revision
             cached = self._counts
             if cached is not None and cached[0] == revision and cached[1] is paper_ids:
                 return cached[2]
             read = reading = starred = 0
             shown = self.shown_as()  # a followed record counts as its paper
-            for doc in self._file.doc_values():
+            for doc in self._file.records.doc_values():
                 pid = doc.get("id")
                 if pid in paper_ids or (pid in shown and shown[pid] in paper_ids):
                     status = doc.get("status")
@@ -162,11 +165,11 @@ class Store:
     def events(self, limit: int | None = None) -> list[Event]:
         """The change log, newest first."""
         with self._lock:
-            return [Event.from_doc(doc) for doc in self._file.event_docs(limit)]
+            return [Event.from_doc(doc) for doc in self._file.records.event_docs(limit)]
 
     def tag_counts(self) -> dict[str, int]:
         with self._lock:
-            counts = Counter(tag for doc in self._file.docs().values() for tag in doc.get("tags", ()))
+            counts = Counter(tag for doc in self._file.records.docs().values() for tag in doc.get("tags", ()))
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold())))
 
     def orphans(self) -> list[Annotation]:
@@ -236,7 +239,7 @@ class Store:
             record = self._followed().get(paper.id, paper.id)
             joined = source
             if not target.is_default:
-                history = [Event.from_doc(doc) for doc in reversed(self._file.event_docs())]
+                history = [Event.from_doc(doc) for doc in reversed(self._file.records.event_docs())]
                 joined, conflict = join_records(replace(target, id=record), source, history)
             moved = {key: value for key, value in carried(joined).items() if key in EDITABLE}
             cleared = {key: value for key, value in carried(Annotation(old_id)).items() if key in EDITABLE}
@@ -311,7 +314,7 @@ class Store:
             ours = papers
             if papers is not None and shown:  # a change to a followed record is this list's too
                 ours = _Either(papers, {record for record, pid in shown.items() if pid in papers})
-            plan = plan_undo(self._file.undoable_event_docs(), ours)
+            plan = plan_undo(self._file.records.undoable_event_docs(), ours)
             if plan is None:
                 return None, None
             now, group = iso(self._now()), uuid.uuid4().hex[:12]
@@ -364,7 +367,7 @@ class Store:
         """The backup the newest merge made (`NAME.bak-<time>-merge`) when that merge is where undo stops,
         nothing logged before it being undoable: restoring the backup is how the merge is taken back."""
         with self._lock:
-            path, floor = self._file.path, parse_iso(self._file.floor_time())
+            path, floor = self._file.path, parse_iso(self._file.records.floor_time())
         merges = [backup for backup in backups.backups(path) if backup.name.endswith("-merge")]
         made = backups.time_of(merges[0], path) if merges else None
         if made is None or (floor is not None and floor > made):  # the floor is newer: a compaction's, a repair's
@@ -404,7 +407,7 @@ class Store:
 
         def build():
             self._paper_ids = frozenset(by_id)
-            held = held_elsewhere(self._file.reattach_docs(), here)
+            held = held_elsewhere(self._file.records.reattach_docs(), here)
             change, said = reconcile_change(self._records(), papers, self._now(), quiet_repeats, held, self._followed())
             messages.extend(said)
             return None, change
@@ -416,7 +419,7 @@ class Store:
         with self._lock:
             return any(
                 pid not in by_id or doc.get("snippet") != snippet_of(by_id[pid].text)
-                for pid, doc in self._file.docs().items()
+                for pid, doc in self._file.records.docs().items()
             )
 
     def _remember(self, by_id: dict[str, Paper]) -> None:
