@@ -100,6 +100,18 @@ class Event:
         """The fields this entry set: those in `after`, and the note when it is kept as a note edit."""
         return [*self.after, "note"] if self.note_edit and "note" not in self.after else list(self.after)
 
+    def to_doc(self) -> dict[str, Any]:
+        """The log document of this entry (`undoes`, `papers_file` and the note edit only when set)."""
+        doc = {"time": self.time, "paper": self.paper, "action": self.action}
+        doc |= {"before": dict(self.before), "after": dict(self.after), "group": self.group}
+        if self.undoes is not None:
+            doc["undoes"] = self.undoes
+        if self.papers_file is not None:
+            doc["papers_file"] = self.papers_file
+        if self.note_edit:
+            doc[NOTE_EDIT] = dict(self.note_edit)
+        return doc
+
     def describe(self) -> str:
         """What changed, in a few words: 'status reading → read', 'star', 'tags +ml -rl'."""
         if self.action == "status":

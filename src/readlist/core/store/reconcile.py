@@ -1,12 +1,13 @@
 """Re-attaching annotations after the paper file changed: the change that moves each annotated paper's
-record to the new id of its paper (found by its snippet, see `reattach`), and what to tell the user.
-`Store.reconcile` commits it under the file lock; nothing here reads or writes the database.
+record to the new id of its paper (found by its snippet, see `reattach`), and what to tell the user; and
+moving a missing paper's annotations by hand (`Store.move_annotations`, what `readlist reattach` does).
+`Store` commits these changes under the file lock; nothing here reads or writes the database.
 
 Each re-attachment is logged with the paper file it was made for (its full path, when the list was read
 from a regular file). A record re-attached for another paper file that still exists is that file's paper:
 it is not re-attached away from it (two lists holding two versions of one paper would otherwise take its
 annotations back and forth on every command), and a list holding the paper's earlier version shows it
-under that version (see `followed_records`), as a window still showing a paper file's earlier version
+under that version (see `listing`), as a window still showing a paper file's earlier version
 does after another readlist re-attached its annotations to the edited one.
 """
 
@@ -14,15 +15,16 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..text.normalize import quoted, strip_control
-from .annotation import Annotation, cut_label, snippet_of, title_of
-from .changes import REATTACH, Change, follow_reattach, iso
+from .annotation import EDITABLE, Annotation, Event, cut_label, snippet_of, title_of
+from .changes import MOVE, REATTACH, Change, iso
+from .merge import join_records
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
 
 
@@ -115,28 +117,6 @@ def held_elsewhere(reattachments: Iterable[Mapping[str, Any]], here: str | None)
     return frozenset(pid for pid, path in owners.items() if exists[path])
 
 
-def followed_records(
-    paper_ids: Container[str], record_of: Callable[[str], dict | None], reattachments: Iterable[Mapping[str, Any]]
-) -> dict[str, str]:
-    """Papers of a list whose record a re-attachment (`reattachments`: log documents, oldest first) moved to an
-    id the list does not hold, which has a record: their id -> that record's. Their own id holds no record, or
-    an empty one. So a window still showing a paper file's earlier version, after another readlist re-attached
-    the annotations to the edited one, reads and changes them there; and a list holding a paper's earlier
-    version shows the annotations another paper file holds (see `held_elsewhere`)."""
-    renames: dict[str, str] = {}
-    for doc in reversed(list(reattachments)):
-        follow_reattach(renames, doc.get("before", {}).get("id"), doc.get("after", {}).get("id"))
-    followed: dict[str, str] = {}
-    for old, new in renames.items():
-        if old == new or old not in paper_ids or new in paper_ids or record_of(new) is None:
-            continue
-        own = record_of(old)
-        if own is None or Annotation.from_doc(own).is_default:
-            followed[old] = new
-    records = Counter(followed.values())
-    return {old: new for old, new in followed.items() if records[new] == 1}  # never one record for two papers
-
-
 def reattached_message(paper: Paper, ann: Annotation) -> str:
     """Names the paper as the list shows it: its number and title (the user's own, carried over, or the paper's)."""
     title = cut_label(strip_control(title_of(paper, ann)))
@@ -151,3 +131,50 @@ def carried(ann: Annotation) -> dict[str, Any]:
     """What a re-attachment carries over to another record: everything the user set, and when."""
     fields = ("starred", "status", "note", "title", "read_at", "created", "updated")
     return {name: getattr(ann, name) for name in fields} | {"tags": list(ann.tags)}
+
+
+def moving(
+    source: Annotation, target: Annotation, record: str, history: Callable[[], list[Event]]
+) -> tuple[dict[str, Any], dict[str, Any], Annotation, bool]:
+    """What moving a missing paper's annotations (`source`) onto a paper (`target`, held by `record`) sets: the
+    paper's fields, the missing paper's (cleared), the annotation the paper ends with, and whether both notes
+    were kept. When the paper has annotations of its own the two are joined by the merge's rules, reading the
+    log (`history()`, oldest first)."""
+    joined, conflict = source, False
+    if not target.is_default:
+        joined, conflict = join_records(replace(target, id=record), source, history())
+    moved = {key: value for key, value in carried(joined).items() if key in EDITABLE}
+    cleared = {key: value for key, value in carried(Annotation(source.id)).items() if key in EDITABLE}
+    return moved, cleared, joined, conflict
+
+
+def logged_as_move(change: Change | None, record: str, target: Annotation, joined: Annotation) -> Change | None:
+    """The change moving annotations onto `record`, logged as a move on both papers; the read date goes along."""
+    if change is None:
+        return None
+    if joined.status == "read" and joined.read_at not in (None, target.read_at):
+        _read_then(change, record, target.read_at, joined.read_at)
+    for event in change.events:
+        event["action"] = MOVE
+    return change
+
+
+def _read_then(change: Change, record: str, before: str | None, read_at: str) -> None:
+    """Annotations moved onto `record` were read at `read_at`, not now: so its record and log say (undo puts
+    `before` back)."""
+    if record not in change.sets:  # nothing else changed there: it keeps its own date
+        return
+    change.sets[record]["read_at"] = read_at
+    for event in change.events:
+        if event["paper"] == record:
+            event["before"].setdefault("read_at", before)
+            event["after"]["read_at"] = read_at
+
+
+class Missing:
+    """A paper known only by its id: one no longer in the list."""
+
+    text = ""
+
+    def __init__(self, paper_id: str) -> None:
+        self.id = paper_id

@@ -1,0 +1,138 @@
+"""The annotations as a paper list shows them (`Listing`): each paper's under its id, also when its record is
+one another readlist re-attached its annotations to.
+
+A paper of the list given to `Store.reconcile` whose record another readlist re-attached to an id this list does
+not hold (the paper file edited while this list was open, or another paper file holding the paper's next version;
+see `followed_records`) is read and changed there: `get`, `all` and every change reach the record under its new
+id, shown under the paper's id here, so nothing is split between the two ids.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from .annotation import Annotation
+from .changes import follow_reattach
+from .records import Records
+
+
+class Listing:
+    """The annotations as the list last given to `Store.reconcile` (`paper_ids`, None before) shows them, worked
+    out once per change of the records (search asks on every keystroke, the header after every result). Call
+    while holding the store's lock."""
+
+    def __init__(self, records: Records) -> None:
+        self.paper_ids: frozenset[str] | None = None
+        self._data = records
+        self._followed: tuple[int, frozenset[str] | None, dict[str, str]] | None = None  # (revision, list, followed)
+        self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every record)
+        self._counts: tuple[int, Container[str], tuple[int, int, int]] | None = None  # (revision, papers, counts)
+
+    def get(self, paper_id: str) -> Annotation:
+        """The paper's annotation (an untouched one when it has none)."""
+        record = self.followed().get(paper_id, paper_id)  # as `record_of`, a call less: the UI asks for every row
+        doc = self._data.doc(record)
+        if doc is None:
+            return Annotation(paper_id)
+        note = Annotation.from_doc(doc)
+        return note if record == paper_id else replace(note, id=paper_id)
+
+    def all(self) -> dict[str, Annotation]:
+        """Every annotation by paper id (a record followed from a paper of the list under that paper's id)."""
+        records = self.records()
+        for pid, record in self.followed().items():
+            records[pid] = replace(records.pop(record), id=pid)
+        return records
+
+    def records(self) -> dict[str, Annotation]:
+        """Every record by its own id."""
+        revision = self._data.revision
+        if self._all is None or self._all[0] != revision:
+            self._all = (revision, {pid: Annotation.from_doc(doc) for pid, doc in self._data.docs().items()})
+        return dict(self._all[1])
+
+    def counts(self, paper_ids: Container[str]) -> tuple[int, int, int]:
+        """(read, reading, starred) over the annotations of these papers, read straight from the documents."""
+        revision = self._data.revision
+        cached = self._counts
+        if cached is not None and cached[0] == revision and cached[1] is paper_ids:
+            return cached[2]
+        read = reading = starred = 0
+        shown = self.shown_as()  # a followed record counts as its paper
+        for doc in self._data.doc_values():
+            pid = doc.get("id")
+            if pid in paper_ids or (pid in shown and shown[pid] in paper_ids):
+                status = doc.get("status")
+                read += status == "read"
+                reading += status == "reading"
+                starred += bool(doc.get("starred"))
+        self._counts = (revision, paper_ids, (read, reading, starred))
+        return read, reading, starred
+
+    def orphans(self) -> list[Annotation]:
+        """Annotations (with something set) of papers not in the list."""
+        if self.paper_ids is None:
+            return []
+        return [ann for pid, ann in self.all().items() if pid not in self.paper_ids and not ann.is_default]
+
+    def followed(self) -> dict[str, str]:
+        """Papers of the list whose record another readlist re-attached to an id the list does not hold: paper
+        id -> the record's id."""
+        revision, paper_ids = self._data.revision, self.paper_ids
+        cached = self._followed
+        if cached is None or cached[0] != revision or cached[1] is not paper_ids:
+            followed = {}
+            if paper_ids is not None:
+                followed = followed_records(paper_ids, self._data.doc, self._data.reattach_docs())
+            cached = self._followed = (revision, paper_ids, followed)
+        return cached[2]
+
+    def record_of(self, paper_id: str) -> str:
+        """The id of the record holding the paper's annotations."""
+        return self.followed().get(paper_id, paper_id)
+
+    def shown_as(self) -> dict[str, str]:
+        """Records shown under another id: record id -> the paper of the list whose annotations it holds."""
+        return {record: pid for pid, record in self.followed().items()}
+
+    def ours(self, papers: Container[str]) -> Container[str]:
+        """The ids whose changes are changes to these papers: theirs, and the records followed for them."""
+        shown = self.shown_as()
+        if not shown:
+            return papers
+        return _Either(papers, {record for record, pid in shown.items() if pid in papers})
+
+
+def followed_records(
+    paper_ids: Container[str], record_of: Callable[[str], dict | None], reattachments: Iterable[Mapping[str, Any]]
+) -> dict[str, str]:
+    """Papers of a list whose record a re-attachment (`reattachments`: log documents, oldest first) moved to an
+    id the list does not hold, which has a record: their id -> that record's. Their own id holds no record, or
+    an empty one. So a window still showing a paper file's earlier version, after another readlist re-attached
+    the annotations to the edited one, reads and changes them there; and a list holding a paper's earlier
+    version shows the annotations another paper file holds (see `held_elsewhere`)."""
+    renames: dict[str, str] = {}
+    for doc in reversed(list(reattachments)):
+        follow_reattach(renames, doc.get("before", {}).get("id"), doc.get("after", {}).get("id"))
+    followed: dict[str, str] = {}
+    for old, new in renames.items():
+        if old == new or old not in paper_ids or new in paper_ids or record_of(new) is None:
+            continue
+        own = record_of(old)
+        if own is None or Annotation.from_doc(own).is_default:
+            followed[old] = new
+    records = Counter(followed.values())
+    return {old: new for old, new in followed.items() if records[new] == 1}  # never one record for two papers
+
+
+class _Either:
+    """The ids in either of two collections."""
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self.first, self.second = first, second
+
+    def __contains__(self, item: object) -> bool:
+        return item in self.first or item in self.second
