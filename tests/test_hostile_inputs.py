@@ -165,9 +165,9 @@ def test_utf16_through_a_pipe_is_read_to_its_end(tmp_path):
 def test_a_pipe_whose_program_is_slow_to_write_is_waited_for(tmp_path, monkeypatch):
     import os
 
-    from readlist.core.papers import reader
+    from readlist.core.papers import source
 
-    monkeypatch.setattr(reader, "FIFO_WAIT", 0.5)
+    monkeypatch.setattr(source, "FIFO_WAIT", 0.5)
     fifo = tmp_path / "papers.fifo"
     os.mkfifo(fifo)
     writer = feed_pipe(fifo, b"A paper about graphs.\n", after=1.5)  # as <(sort big.txt) would, taking its time
@@ -183,9 +183,9 @@ def test_a_named_pipe_nobody_writes_to_is_refused_instead_of_waited_on(tmp_path,
     import threading
     import time
 
-    from readlist.core.papers import reader
+    from readlist.core.papers import source
 
-    monkeypatch.setattr(reader, "FIFO_WAIT", 0.2)
+    monkeypatch.setattr(source, "FIFO_WAIT", 0.2)
     fifo = tmp_path / "papers.fifo"
     os.mkfifo(fifo)
 
@@ -206,9 +206,9 @@ def test_an_endless_pipe_of_text_stops_at_the_limit_and_says_so(tmp_path, monkey
     import os
     import threading
 
-    from readlist.core.papers import reader
+    from readlist.core.papers import source
 
-    monkeypatch.setattr(reader, "STREAM_LIMIT", 4 << 20)
+    monkeypatch.setattr(source, "STREAM_LIMIT", 4 << 20)
     fifo = tmp_path / "papers.fifo"
     os.mkfifo(fifo)
     sent = []

@@ -13,7 +13,7 @@ from textual.app import App
 
 from ..core.files.paths import ui_state_path
 from ..core.papers.paper import PaperList
-from ..core.papers.reader import file_digest, file_state
+from ..core.papers.source import file_digest, file_state
 from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.drafts import Drafts, drafts_dir
@@ -168,7 +168,7 @@ class ReadlistApp(App):
             self.main_screen.refresh_all()
 
     def _paper_file_state(self, watched: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:
-        """The paper file's state (see reader.file_state); its bytes' digest is taken on the first poll, after the
+        """The paper file's state (see source.file_state); its bytes' digest is taken on the first poll, after the
         list shows, so that a `touch` alone later is no change. Runs on the writer thread."""
         if self._papers_digest is None:
             self._papers_digest = file_digest(self.papers.path, watched) or b""  # b"": changed before the first poll

@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from ..text.normalize import normalize_ws, quoted, strip_control
 from .identifiers import record_id
 from .paper import Paper, PaperList, Record
-from .reader import ReadError, join_lines
+from .reader import join_lines
+from .source import ReadError
 
 _YEAR = re.compile(r"\s*(\d{4})(?!\d)")
 SHOWN_PLACES = 3  # records named in a notice; the rest are counted

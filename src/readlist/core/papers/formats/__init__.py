@@ -16,7 +16,7 @@ from importlib import import_module
 from pathlib import Path
 
 from ..paper import PaperList
-from ..reader import file_stamp, read_text
+from ..source import file_stamp, read_text
 
 # The readers by name, with what each reads.
 FORMATS: dict[str, str] = {

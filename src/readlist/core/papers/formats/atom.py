@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ET
 
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import PaperList, Record
-from ..reader import ReadError
 from ..records import Collector, names, one_line, shown, year_of
+from ..source import ReadError
 
 NAME = "atom"
 ATOM = "{http://www.w3.org/2005/Atom}"

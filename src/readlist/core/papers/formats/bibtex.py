@@ -13,8 +13,8 @@ import re
 from ...text.normalize import field_to_text
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import PaperList, Record
-from ..reader import ReadError
 from ..records import Collector, names, shown, year_of
+from ..source import ReadError
 
 NAME = "bibtex"
 _CONTAINERS = ("proceedings", "book", "collection", "mvproceedings", "mvbook")

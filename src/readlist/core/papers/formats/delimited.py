@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import PaperList, Record
-from ..reader import ReadError
 from ..records import Collector, names, one_line, shown, split_authors, year_of
+from ..source import ReadError
 
 CSV = "csv"
 TSV = "tsv"

@@ -11,8 +11,8 @@ import re
 
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import PaperList, Record
-from ..reader import ReadError
 from ..records import Collector, names, one_line, split_authors, year_of
+from ..source import ReadError
 
 NAME = "jsonl"
 _YEAR = re.compile(r" (\d{4}) ")

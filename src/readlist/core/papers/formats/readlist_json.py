@@ -11,8 +11,8 @@ import json
 import re
 
 from ..paper import PaperList, Record
-from ..reader import ReadError
 from ..records import Collector, names, one_line, year_of
+from ..source import ReadError
 
 NAME = "json"
 READS_VERSION = 1  # the newest export version this reader knows: core/export/formats.py's JSON_VERSION

@@ -15,8 +15,9 @@ from pathlib import Path
 
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import Paper, PaperList, Record
-from ..reader import ReadError, parse_numbered, read_text
+from ..reader import parse_numbered
 from ..records import one_line, shown
+from ..source import ReadError, read_text
 
 NAME = "text"
 SIDECARS = ("ids", "titles")  # in this order: titles may name papers by the ids the first gives
