@@ -30,3 +30,20 @@ def test_a_given_title_is_part_of_the_cache_keys_though_not_of_the_id():
     other = (replace(papers[0], given_title="Another title"),)
     assert len({content_key(papers), content_key(one), content_key(other)}) == 3  # the search index's words
     assert title_cache.content_key(one) != title_cache.content_key(other)
+
+
+def test_a_title_found_online_is_shown_unless_the_file_gives_one():
+    from readlist.core.papers.paper import Paper, Record
+
+    text = "We propose a method for sparse attention that halves memory use."
+    found = Record(found_title="Sparse Attention Halves Memory", found_by="arxiv")
+    derived = Paper(id="a" * 12, index=0, text=text)
+    resolved = Paper(id="a" * 12, index=0, text=text, record=found)
+    titled = Paper(id="a" * 12, index=0, text=text, given_title="The File's Title", record=found)
+    assert derived.title_origin == "derived"
+    assert (resolved.title, resolved.title_origin, resolved.found_by) == (
+        "Sparse Attention Halves Memory",
+        "found",
+        "arxiv",
+    )
+    assert (titled.title, titled.title_origin) == ("The File's Title", "given")

@@ -26,6 +26,10 @@ class Record:
     pdf_url: str | None = None
     categories: tuple[str, ...] = ()  # arXiv's, the primary one first
     keywords: tuple[str, ...] = ()
+    # Filled by an online lookup (`readlist resolve`), never by a reader: the verified title it found and
+    # the source(s) its fields came from ("arxiv", "arxiv+dblp"). The file's own title outranks found_title.
+    found_title: str | None = None
+    found_by: str | None = None
 
     def __bool__(self) -> bool:
         return any(getattr(self, name) for name in self.__slots__)
@@ -78,6 +82,8 @@ class Paper:
     pdf_url = _FromRecord[str | None]()
     categories = _FromRecord[tuple[str, ...]]()
     keywords = _FromRecord[tuple[str, ...]]()
+    found_title = _FromRecord[str | None]()
+    found_by = _FromRecord[str | None]()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Paper) and (self.id, self.index, self.text) == (other.id, other.index, other.text)
@@ -90,10 +96,19 @@ class Paper:
         """The abstract in display/search form (LaTeX as Unicode, no Markdown markers)."""
         return to_plain(self.text)
 
+    @property
+    def title_origin(self) -> str:
+        """Where `title` comes from: "given" (the source's), "found" (an online lookup) or "derived" (the abstract)."""
+        if self.given_title:
+            return "given"
+        return "found" if self.found_title else "derived"
+
     @cached_property
     def title(self) -> str:
         if self.given_title:
             return to_plain(self.given_title)
+        if self.found_title:
+            return self.found_title
         from ..titles.derive import derive_title
 
         # The plain text is kept only if something else asked for it: deriving every title (for title:

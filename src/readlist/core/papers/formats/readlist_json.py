@@ -17,7 +17,7 @@ from ..source import ReadError
 NAME = "json"
 READS_VERSION = 1  # the newest export version this reader knows: core/export/formats.py's JSON_VERSION
 _ID = re.compile(r"[0-9a-f]{12}")
-_STRINGS = ("venue", "arxiv_id", "doi", "url", "pdf_url")
+_STRINGS = ("venue", "arxiv_id", "doi", "url", "pdf_url", "found_title", "found_by")
 _LISTS = ("authors", "categories", "keywords")
 
 
