@@ -1,6 +1,7 @@
 """Seeded synthetic paper files built from the arXiv sample's sentences, in each format readlist reads.
 
-    python bench/corpus.py 10000 100000     # writes to a temp dir and prints the paths
+    python bench/corpus.py 10000 100000               # writes to a temp dir and prints the paths
+    python bench/corpus.py --format bibtex 10000      # the same abstracts as BibTeX (see FORMATS)
 
 Generated files are never committed; benchmarks call `corpus_path(n)` (or `corpus_path(n, fmt)` for
 another format: the same abstracts with a real title, authors, year, venue and ids each), which caches
@@ -190,6 +191,17 @@ def corpus_path(n: int, fmt: str = "text", seed: int = SEED) -> Path:
     return target
 
 
+def main(argv: list[str]) -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description="Write seeded paper files of N papers and print their paths.")
+    parser.add_argument("sizes", nargs="*", type=int, default=[10000, 100000], metavar="N")
+    parser.add_argument("--format", default="text", choices=["text", *FORMATS], help="default: text")
+    parser.add_argument("--seed", type=int, default=SEED, help=f"default: {SEED}")
+    args = parser.parse_args(argv)
+    for n in args.sizes:
+        print(corpus_path(n, args.format, args.seed))
+
+
 if __name__ == "__main__":
-    for arg in sys.argv[1:] or ["10000", "100000"]:
-        print(corpus_path(int(arg)))
+    main(sys.argv[1:])
