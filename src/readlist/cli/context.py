@@ -58,6 +58,17 @@ class Context:
 
     @cached_property
     def paper_list(self) -> PaperList:
+        """The papers as the file gives them, with what `readlist resolve` found (when there is a database)."""
+        papers = self.file_papers
+        if not self.db_file.exists():  # reading papers never makes a database
+            return papers
+        from ..core.store.found import with_found
+
+        return with_found(papers, self.store.resolutions())
+
+    @cached_property
+    def file_papers(self) -> PaperList:
+        """The papers as the file gives them."""
         try:
             papers = load_papers(self.papers_file, self.encoding, self.papers_format)
         except ReadError as exc:
@@ -80,7 +91,7 @@ class Context:
         store.tell_when_waiting(warn)
         for notice in store.notices:
             warn(notice)
-        for message in store.reconcile(self.paper_list, quiet_repeats=True):
+        for message in store.reconcile(self.file_papers, quiet_repeats=True):
             warn(message)
         return store
 

@@ -17,6 +17,7 @@ from ..core.papers.source import file_digest, file_state
 from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.drafts import Drafts, drafts_dir
+from ..core.store.found import with_found
 from ..core.store.store import Store
 from ..core.text.normalize import strip_control, visible_controls
 from .commands import ActionCommands, PaperCommands
@@ -49,8 +50,8 @@ class ReadlistApp(App):
     ) -> None:
         super().__init__()
         self.cursor_blink = cursor_blink
-        self.papers = papers
         self.store = store if store is not None else Store(db_path)
+        self.papers = with_found(papers, self.store.resolutions())  # titles, authors and links found online
         self.state_path = state_path or ui_state_path(Path(db_path))
         self.state = load_state(self.state_path)
         self.drafts = Drafts(drafts_dir(Path(db_path)))

@@ -10,7 +10,7 @@ from ..context import Context
 def run_tui(ctx: Context) -> None:
     from ...tui.app import ReadlistApp
 
-    app = ReadlistApp(papers=ctx.paper_list, db_path=ctx.db_file)
+    app = ReadlistApp(papers=ctx.file_papers, db_path=ctx.db_file)  # the app adds what resolving found
     app.run()
     if app.return_code:  # Textual printed what went wrong; a script must not read it as success
         sys.exit(app.return_code)

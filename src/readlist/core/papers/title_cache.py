@@ -74,7 +74,7 @@ def prime(papers: Sequence[Paper], directory: Path | None = None) -> bool:
     except Exception:  # anything wrong with a cache file (even JSON nested too deep) only means deriving again
         return False
     for paper, title in zip(papers, titles, strict=True):
-        if not paper.given_title:
+        if not paper.given_title and not paper.found_title:  # a found title is shown over the derived one
             paper.__dict__.setdefault("title", title)  # Paper.title is a cached property
     return True
 
@@ -102,7 +102,7 @@ def save(papers: Sequence[Paper], directory: Path | None = None) -> None:
     """Cache the papers' derived titles (deriving the missing ones); best effort."""
     directory = directory or cache_dir("titles")
     key = content_key(papers)
-    titles = ["" if paper.given_title else paper.title for paper in papers]
+    titles = ["" if paper.given_title else _derived(paper) for paper in papers]
     try:
         write_atomic(directory / f"{key}.json", [json.dumps({"key": key, "titles": titles}).encode()])
         prune(directory, "*.json", KEEP)
@@ -110,6 +110,17 @@ def save(papers: Sequence[Paper], directory: Path | None = None) -> None:
         pass  # a read-only or full cache directory only costs the next run the time to derive them
 
 
+def _derived(paper: Paper) -> str:
+    """The paper's derived title, also when it shows a title found online: the key does not hold found titles
+    (finding one title must not derive all of them again), so what is kept is the derived one, as before."""
+    if not paper.found_title:
+        return paper.title
+    from ..text.normalize import to_plain
+    from ..titles.derive import derive_title
+
+    return derive_title(to_plain(paper.text))
+
+
 def complete(papers: Sequence[Paper]) -> bool:
-    """Whether every derived title has been computed in this process."""
-    return all(paper.given_title or "title" in paper.__dict__ for paper in papers)
+    """Whether every title shown that is derived has been computed in this process."""
+    return all(paper.given_title or paper.found_title or "title" in paper.__dict__ for paper in papers)

@@ -17,7 +17,8 @@ NOT_UNDOABLE = (UNDO, REATTACH)
 
 @dataclass
 class Change:
-    """One persisted step: field values to set per paper id, ids to rename, and log entries to append.
+    """One persisted step: field values to set per paper id, ids to rename, log entries to append, and what
+    resolving found per paper id (a `Resolution.to_dict`, or None to drop it; never logged nor undone).
 
     Kept until it is on disk, and applied again on top of a fresh read when another process wrote first.
     """
@@ -25,6 +26,7 @@ class Change:
     sets: dict[str, dict[str, Any]] = field(default_factory=dict)
     renames: list[tuple[str, str]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
+    resolutions: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
 
 def iso(moment: datetime) -> str:

@@ -1,8 +1,10 @@
 """The database file's layout (TinyDB JSON: table -> doc id -> document) and how a damaged one is recognised.
 
 Tables: `meta` (one document holding `schema_version`, and the store's `undo_floor` and
-`events_compacted` counters), `annotations` (one document per touched paper) and `events` (the
-change log). Anything that does not parse and validate is `DamagedFile`.
+`events_compacted` counters), `annotations` (one document per touched paper), `events` (the
+change log) and, once a paper has been looked up online, `resolutions` (one document per paper: what
+`readlist resolve` found, `Resolution.to_dict`). Anything that does not parse and validate is `DamagedFile`;
+a resolution that does not read back is only ignored (the paper is looked up again), since it is a cache.
 
 The file is written one document per line:
 
@@ -35,6 +37,7 @@ from .note_edits import NOTE_EDIT
 
 SCHEMA_VERSION = 2
 META, ANNOTATIONS, EVENTS = "meta", "annotations", "events"
+RESOLUTIONS = "resolutions"  # made with its first document: a readlist without it keeps it as it is
 
 
 class DamagedFile(Exception):

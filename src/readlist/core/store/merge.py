@@ -87,18 +87,20 @@ class MergeReport:
     conflicts: tuple[str, ...]  # papers whose notes were edited on both sides
     events_added: int
     combined: tuple[tuple[str, int], ...] = ()  # (paper, records) where the other file held several for one paper
+    resolutions: int = 0  # papers whose online lookup (`readlist resolve`) comes from the other file
 
     @property
     def changed(self) -> bool:
-        return bool(self.changes or self.events_added)
+        return bool(self.changes or self.events_added or self.resolutions)
 
     def lines(self) -> list[str]:
         out = [f"{paper}  {n} records of this paper in the other file, combined first" for paper, n in self.combined]
         out += [f"{c.paper}  {c.describe()}" for c in self.changes]
         papers = len({c.paper for c in self.changes})
+        found = f", {self.resolutions} paper(s) looked up online" if self.resolutions else ""
         out.append(
             f"{len(self.changes)} change(s) to {papers} paper(s), {len(self.conflicts)} note conflict(s), "
-            f"{self.events_added} new event(s)"
+            f"{self.events_added} new event(s){found}"
         )
         return out
 

@@ -3,6 +3,7 @@
 Only the store writes the database: the merge runs inside `Store.locked()`, so the annotations
 and log it reads are the ones `Store.replace_all` then replaces in one atomic write, after a
 backup `NAME.bak-<time>-merge`. A running readlist notices the new file on its next change.
+What resolving found (`resolutions`) is merged too, per paper the one checked last winning.
 Right after a merge there is nothing to undo (see `store`); restoring the backup takes it back,
 as `Store.undo_merge` does once nothing changed since is left to undo.
 A dry run only reads: it opens no store, so it neither migrates nor repairs the database.
@@ -16,11 +17,13 @@ from datetime import datetime
 from pathlib import Path
 
 from ..files.paths import unreadable
+from ..resolve.records import Resolution
 from .annotation import Annotation, Event
-from .format import ANNOTATIONS, EVENTS, DamagedFile, ForeignFile, NewerSchema, decode
+from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .repair import listed, salvage
+from .resolutions import merge_resolutions, read_resolutions
 from .store import Store
 
 
@@ -57,6 +60,11 @@ def _contents(data: dict) -> tuple[dict[str, Annotation], list[Event], dict[str,
     return annotations, events, several
 
 
+def _resolutions(data: dict) -> dict[str, Resolution]:
+    docs = [doc for _, doc in sorted(data.get(RESOLUTIONS, {}).items(), key=lambda item: int(item[0]))]
+    return read_resolutions({doc.get("paper_id"): doc for doc in docs if isinstance(doc.get("paper_id"), str)})
+
+
 def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]:
     """Annotations by paper id and the event log (oldest first) of a database file of any known schema."""
     annotations, events, _ = _contents(_load(Path(path).expanduser())[0])
@@ -86,9 +94,12 @@ def merge_database(
         on_notice(left_out)
     theirs, their_events, several = _contents(data)
     combined = tuple(sorted(several.items()))
+    their_found = _resolutions(data)
     if dry_run:  # the file is only ever replaced whole, so reading it without the lock is consistent
-        mine, my_events = read_database(db) if db.exists() else ({}, [])
-        return replace(merge(mine, my_events, theirs, their_events).report, combined=combined)
+        mine_data = _load(db)[0] if db.exists() else {ANNOTATIONS: {}, EVENTS: {}}
+        mine, my_events, _ = _contents(mine_data)
+        taken = merge_resolutions(_resolutions(mine_data), their_found)[1]
+        return replace(merge(mine, my_events, theirs, their_events).report, combined=combined, resolutions=taken)
     store = Store(db, now=now)
     if store.blocked:  # a file left alone: nothing to merge into
         raise MergeError(store.blocked)
@@ -98,6 +109,7 @@ def merge_database(
     with store.locked():
         my_events = store.events()[::-1]
         result = merge(store.all(), my_events, theirs, their_events)
-        if result.report.changed:
-            store.replace_all(result.annotations, result.events, reason="merge")
-    return replace(result.report, combined=combined)
+        found, taken = merge_resolutions(store.resolutions(), their_found)
+        if result.report.changed or taken:
+            store.replace_all(result.annotations, result.events, reason="merge", resolutions=found.values())
+    return replace(result.report, combined=combined, resolutions=taken)

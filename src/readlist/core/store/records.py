@@ -20,7 +20,17 @@ from ..files.atomic import Signature
 from . import compaction as log_compaction
 from .annotation import Annotation
 from .changes import REATTACH, Change
-from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, DocLines, check_current, empty_data
+from .format import (
+    ANNOTATIONS,
+    EVENTS,
+    META,
+    RESOLUTIONS,
+    SCHEMA_VERSION,
+    DamagedFile,
+    DocLines,
+    check_current,
+    empty_data,
+)
 from .note_edits import changes_note, trim
 from .storage import AtomicJSONStorage
 
@@ -37,6 +47,7 @@ class Records:
         self._storage = AtomicJSONStorage(path, empty_data())
         self._db = TinyDB(storage=lambda: self._storage)
         self._index: dict[str, int] = {}  # paper id -> document id
+        self._resolved: dict[str, str] = {}  # paper id -> document id in the resolutions table
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
         self._pending: list[Change] = []  # applied here, not yet on disk
         self._dirty = False  # holds something else not yet on disk (a migration, a rescued copy)
@@ -55,6 +66,11 @@ class Records:
     def doc_values(self) -> Iterable[dict]:
         """The annotation documents themselves (each has its paper `id`), without building a mapping."""
         return self._storage.data[ANNOTATIONS].values()
+
+    def resolution_docs(self) -> dict[str, dict]:
+        """What resolving found, by paper id (documents as written: read them with `Resolution.from_dict`)."""
+        table = self._storage.data.get(RESOLUTIONS, {})
+        return {pid: table[doc_id] for pid, doc_id in self._resolved.items()}
 
     def event_docs(self, limit: int | None = None) -> list[dict]:
         """Log documents, newest first."""
@@ -126,6 +142,8 @@ class Records:
         self.revision += 1
         self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
+        resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
+        self._resolved = {doc["paper_id"]: doc_id for doc_id, doc in resolved if isinstance(doc.get("paper_id"), str)}
 
     def apply(self, change: Change) -> None:
         """Apply the change to what is held; it stays pending until `persist` writes it."""
@@ -159,6 +177,8 @@ class Records:
                 for doc in docs:
                     doc.update(change.sets[doc["id"]])
                 self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
+            if change.resolutions:
+                self._apply_resolutions(change.resolutions)
             if change.events:
                 self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
                 noted = {event.get("paper") for event in change.events if changes_note(event)}
@@ -166,6 +186,25 @@ class Records:
                     self._trim_note_texts(noted)
         finally:
             self._storage.deferred = False
+
+    def _apply_resolutions(self, resolutions: dict[str, dict | None]) -> None:
+        """Put each paper's resolution in its document (a new one for a paper without), or drop it (None)."""
+        table = self._storage.data.setdefault(RESOLUTIONS, {})
+        free = max(map(int, table), default=0) + 1
+        for pid, doc in resolutions.items():
+            doc_id = self._resolved.get(pid)
+            if doc is None:
+                if doc_id is not None:
+                    del table[doc_id], self._resolved[pid]
+                    self._storage.invalidate(RESOLUTIONS, doc_id)
+                continue
+            if doc_id is None:
+                doc_id, free = str(free), free + 1
+                self._resolved[pid] = doc_id
+            table[doc_id] = dict(doc)
+            self._storage.invalidate(RESOLUTIONS, doc_id)
+        if not table:  # a file without resolutions keeps the layout it had
+            del self._storage.data[RESOLUTIONS]
 
     def _trim_note_texts(self, papers: set | None = None) -> None:
         """Keep no more note text in the log than `log_compaction` allows per paper (of these papers, when given)."""
@@ -187,9 +226,10 @@ class Records:
         meta[COMPACTED] = len(events)
         self._trim_note_texts()
 
-    def replacement(self, annotations: list[dict], events: list[dict]) -> dict:
-        """Data holding these annotations (on their document ids where they have one) and this log, all
-        of it under the undo floor. Raises ValueError for documents that would make a damaged file."""
+    def replacement(self, annotations: list[dict], events: list[dict], resolutions: list[dict] | None = None) -> dict:
+        """Data holding these annotations (on their document ids where they have one), this log, all of it under
+        the undo floor, and these resolutions (None: those held now). Raises ValueError for documents that would
+        make a damaged file."""
         old_ids = {doc["id"]: doc_id for doc_id, doc in self._storage.data[ANNOTATIONS].items()}
         next_id = max(map(int, self._storage.data[ANNOTATIONS]), default=0) + 1
         table: dict[str, dict] = {}
@@ -204,6 +244,9 @@ class Records:
             ANNOTATIONS: dict(sorted(table.items(), key=_doc_key)),
             EVENTS: {str(n): doc for n, doc in enumerate(events, start=1)},
         }
+        resolved = list(self.resolution_docs().values()) if resolutions is None else resolutions
+        if resolved:
+            data[RESOLUTIONS] = {str(n): dict(doc) for n, doc in enumerate(resolved, start=1)}
         try:
             check_current(data)
         except DamagedFile as exc:

@@ -19,7 +19,7 @@ from pathlib import Path
 from tinydb.storages import Storage
 
 from ..files.atomic import FILE_MODE, Signature, atomic_write_bytes, mode_of, signature
-from .format import ANNOTATIONS, EVENTS, DocLines, doc_line, layout
+from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DocLines, doc_line, layout
 
 
 class AtomicJSONStorage(Storage):
@@ -29,7 +29,7 @@ class AtomicJSONStorage(Storage):
     `persist()` once, so a change and its log entry reach the disk together.
     """
 
-    CACHED_TABLES = (ANNOTATIONS, EVENTS)
+    CACHED_TABLES = (ANNOTATIONS, EVENTS, RESOLUTIONS)
 
     def __init__(self, path: Path, data: dict | None = None):
         self.path = Path(path)

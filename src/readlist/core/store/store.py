@@ -19,12 +19,14 @@ from pathlib import Path
 from typing import Any
 
 from ..papers.paper import Paper, PaperList
+from ..resolve.records import Resolution
 from .annotation import STATUSES, Annotation, Event, snippet_of
 from .changes import Change, action_for, clean_changes, diff, iso, plan_undo, refuse_long
 from .database import DatabaseFile
 from .listing import Listing
 from .note_edits import compact
 from .reconcile import Missing, held_elsewhere, logged_as_move, moving, papers_file, reconcile_change
+from .resolutions import read_resolutions
 from .undo import newest_merge_backup, undo_change, undone
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
@@ -46,6 +48,7 @@ class Store:
         self._file = DatabaseFile(self.path, self._now, self._lock)
         self._listing = Listing(self._file.records)  # the annotations as the list given to `reconcile` shows them
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
+        self._resolutions: tuple[int, dict[str, Resolution]] | None = None  # read at this revision of the records
 
     def tell_when_waiting(self, callback: Callable[[str], None]) -> None:
         """`callback(message)` when a change waits more than a moment for another readlist's write."""
@@ -107,6 +110,14 @@ class Store:
         """Annotations (with something set) of papers not in the list last given to `reconcile`."""
         with self._lock:
             return self._listing.orphans()
+
+    def resolutions(self) -> dict[str, Resolution]:
+        """What `readlist resolve` found (or did not), by paper id; read again only after a change."""
+        with self._lock:
+            records = self._file.records
+            if self._resolutions is None or self._resolutions[0] != records.revision:
+                self._resolutions = (records.revision, read_resolutions(records.resolution_docs()))
+            return self._resolutions[1]
 
     # ----- changing annotations ---------------------------------------------------------------------
 
@@ -224,6 +235,23 @@ class Store:
 
         return self._update_from(paper, wanted)
 
+    def keep_resolutions(self, resolutions: Iterable[Resolution]) -> None:
+        """Save what resolving found for these papers (each replacing the paper's earlier one), in one write.
+        Not logged: undo leaves it (`forget_resolution` drops one)."""
+        docs = {resolution.paper_id: resolution.to_dict() for resolution in resolutions}
+        if docs:
+            self._file.commit(lambda: (None, Change(resolutions=docs)))
+
+    def forget_resolution(self, paper_id: str) -> Resolution | None:
+        """Drop what resolving found for the paper, so its fields are the file's again; the dropped one, or None."""
+
+        def build():
+            dropped = self.resolutions().get(paper_id)
+            known = paper_id in self._file.records.resolution_docs()  # one that does not read back goes too
+            return dropped, (Change(resolutions={paper_id: None}) if known else None)
+
+        return self._file.commit(build)
+
     def undo(
         self, papers: Container[str] | None = None, name_of: Callable[[str], str | None] | None = None
     ) -> str | None:
@@ -278,8 +306,10 @@ class Store:
         events: Iterable[Event | dict],
         *,
         reason: str = "replace",
+        resolutions: Iterable[Resolution] | None = None,
     ) -> None:
         """Replace every annotation and the whole log (oldest first) at once; see `undo` for what undo then does.
+        Also what resolving found, when `resolutions` are given (else those held are kept).
 
         `reason` names the backup taken first (`NAME.bak-<time>-<reason>`). Nothing is undoable across it.
         Raises ValueError for invalid annotations; OSError or filelock.Timeout when nothing was written.
@@ -287,7 +317,8 @@ class Store:
         notes = annotations.values() if isinstance(annotations, Mapping) else annotations
         docs = [note.to_doc() for note in notes]
         logged = [dict(event) if isinstance(event, dict) else event.to_doc() for event in events]
-        self._file.replace(docs, logged, reason)
+        found = None if resolutions is None else [resolution.to_dict() for resolution in resolutions]
+        self._file.replace(docs, logged, reason, found)
 
     def reconcile(self, papers: PaperList, quiet_repeats: bool = False) -> list[str]:
         """Re-attach annotations whose paper text changed (new id); keep the rest as orphans. Never deletes.
