@@ -32,6 +32,7 @@ COMMANDS = {
     "related": "related:related_command",
     "merge": "merge:merge_command",
     "reattach": "reattach:reattach_command",
+    "resolve": "resolve:resolve_command",
 }
 
 
