@@ -30,3 +30,18 @@ def test_cli_list_does_not_import_textual(tmp_path):
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_commands_reading_the_database_do_not_import_the_http_client(tmp_path):
+    """Only `resolve` sends anything: the others (which read what it found from the database) start without httpx,
+    which takes about a quarter of a second to import."""
+    db = tmp_path / "readlist.json"
+    code = (
+        "import sys\nfrom click.testing import CliRunner\nfrom readlist.cli import cli\n"
+        f"for args in (['star', '#1'], ['list'], ['show', '#1'], ['export', '--all']):\n"
+        f"    r = CliRunner().invoke(cli, ['--db', {str(db)!r}, *args])\n"
+        "    assert r.exit_code == 0, r.output\n"
+        "print('httpx' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
