@@ -34,6 +34,23 @@ print(json.dumps({"papers": len(papers), "seconds": elapsed, "peak_mb": peak_kb 
 
 TARGETS = {"10k": "<= 0.3 s", "100k": "<= 3 s, <= 600 MB"}
 
+# The papers as a command reads them with its database: the database opened (holding N papers' lookups, each with
+# a found title, authors and links) and the found fields laid over the papers read from the file.
+WITH_FOUND = r"""
+import json, sys, time
+from readlist.core.papers.formats import load_papers
+from readlist.core.store.found import with_found
+from readlist.core.store.store import Store
+papers = load_papers(sys.argv[1])
+start = time.perf_counter()
+store = Store(sys.argv[2])
+store.reconcile(papers)
+shown = with_found(papers, store.resolutions())
+elapsed = time.perf_counter() - start
+found = sum(paper.title_origin == "found" for paper in shown.papers)
+print(json.dumps({"papers": len(shown), "found": found, "seconds": elapsed}))
+"""
+
 
 def measure(path: Path, runs: int, cache: Path | None = None) -> dict:
     """The median run; each in a fresh process with the cache directory `cache` (None: a new, empty one)."""
@@ -46,6 +63,34 @@ def measure(path: Path, runs: int, cache: Path | None = None) -> dict:
         results.append(json.loads(out.stdout))
     results.sort(key=lambda r: r["seconds"])
     return results[len(results) // 2]
+
+
+def found_overlay(path: Path, counts: tuple[int, ...] = (0, 1_000, 10_000)) -> list[list]:
+    """Rows: opening a database holding N lookups and laying them over the 100k papers (median of 3 processes)."""
+    from readlist.core.papers.formats import load_papers
+    from readlist.core.resolve import Match, Resolution, Status
+    from readlist.core.store.store import Store
+
+    papers = load_papers(path).papers
+    rows = []
+    for n in counts:
+        with tempfile.TemporaryDirectory() as folder:
+            db = Path(folder) / "readlist.json"
+            found = [
+                Resolution(paper.id, Status.FOUND, match=Match(f"Found title {paper.index}", "arxiv+dblp",
+                           authors=("Ada Lovelace", "Alan Turing"), year=2025, arxiv_id=f"2501.{paper.index:05d}",
+                           pdf_url=f"https://arxiv.org/pdf/2501.{paper.index:05d}", score=0.95, verified=True))
+                for paper in papers[:n]
+            ]  # fmt: skip
+            Store(db).keep_resolutions(found)
+            results = []
+            for _ in range(3):
+                out = subprocess.run([sys.executable, "-c", WITH_FOUND, str(path), str(db)], capture_output=True,
+                                     text=True, check=True)  # fmt: skip
+                results.append(json.loads(out.stdout))
+            r = sorted(results, key=lambda r: r["seconds"])[1]
+            rows.append([f"{n:,}", r["found"], f"{r['seconds'] * 1000:.0f} ms"])
+    return rows
 
 
 def real_titles() -> list[str]:
@@ -89,6 +134,9 @@ def main() -> None:
                 rows.append([label, fmt, cache, r["papers"], load, f"{r['peak_mb']:.0f} MB", target])
     print(f"Load (median of {args.runs} runs, time inside the process incl. imports of the reader)")
     print_table(["file", "format", "cache", "papers", "load", "peak RSS", "target"], rows)
+    print("\n100k text papers read with a database holding N lookups (`readlist resolve`): opening it and laying the")
+    print("found fields over the papers, median of 3 processes")
+    print_table(["lookups", "papers shown found", "open + overlay"], found_overlay(corpus_path(100_000, "text")))
     print("\nTitles of the arXiv sample read with arxiv-cs-6k.titles.tsv and .ids.tsv (target 100%)")
     print_table(["measure", "papers", "share"], real_titles())
 
