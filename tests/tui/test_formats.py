@@ -19,3 +19,22 @@ async def test_a_csv_list_shows_its_titles_and_names_the_columns_it_left_out(tmp
         shown = screen_text(app)
         assert "Agent-OM: Leveraging LLM Agents for Ontology Matching" in shown
         assert any(n.message.endswith("arxiv-3.csv: columns left out: 'Notes'") for n in app._notifications)
+
+
+async def test_titles_found_online_show_in_the_list_and_the_detail_pane(tmp_path):
+    from readlist.core.papers.reader import parse_text
+    from readlist.core.resolve.records import Match, Resolution, Status
+    from readlist.core.store.store import Store
+
+    from .conftest import PAPERS
+
+    papers = parse_text(PAPERS, str(tmp_path / "papers.txt"))
+    match = Match("FastDiff: Four-Step Distilled Diffusion Sampling", "arxiv", authors=("Ada Lovelace",))
+    Store(tmp_path / "db.json").keep_resolutions([Resolution(papers.papers[0].id, Status.FOUND, match=match)])
+    app = ReadlistApp(papers, tmp_path / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        shown = screen_text(app)
+        assert "│ ○ FastDiff: Four-Step Distilled" in shown  # its row
+        assert "│ FastDiff: Four-Step Distilled Diffusion Sampling " in shown  # the detail pane
+        assert app.papers.papers[0].authors == ("Ada Lovelace",)
