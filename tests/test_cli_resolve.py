@@ -235,6 +235,17 @@ def test_a_source_missing_a_venue_is_said_but_the_paper_is_found(run, services):
     assert [r.status.value for r in saved(run).values()] == ["found"]
 
 
+def test_sources_that_search_for_nothing_are_refused_rather_than_called_not_found(run, services):
+    for sources in (["dblp"], ["openalex"], ["dblp", "openalex"]):
+        result = run("resolve", "#1", *(f"--source={name}" for name in sources))
+        assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, sources
+        assert "none of arxiv, s2, openalex would be asked" in result.stderr
+    assert "READLIST_OPENALEX_KEY" in result.stderr
+    assert saved(run) == {} and not services.dblp.requests
+    keyed = run("resolve", "#1", "--source", "openalex", env={"READLIST_OPENALEX_KEY": "k"})
+    assert keyed.exit_code == 0 and services.openalex.requests
+
+
 def test_a_bad_setting_is_one_line(run, services):
     result = run("resolve", "#1", env={"READLIST_ARXIV_URL": "ftp://example.org"})
     assert result.exit_code == 2

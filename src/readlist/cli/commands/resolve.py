@@ -26,6 +26,7 @@ from ..context import Context, fail, warn
 from ..output import echo_json
 
 STOPPED = 130  # the exit status of a run stopped with Ctrl+C, as for any command interrupted so
+SEARCHED = ("arxiv", "s2", "openalex")  # the sources that search for a paper; DBLP only completes one found
 SOURCE_FAILED = 2  # a source that could not be asked: an error, as the README promises every error's status is
 
 
@@ -120,9 +121,13 @@ def _settings(sources: tuple[str, ...]):
     from ...core.resolve.settings import Settings, SettingsError
 
     try:
-        return Settings.from_env(**({"sources": sources} if sources else {}))
+        settings = Settings.from_env(**({"sources": sources} if sources else {}))
     except SettingsError as exc:
         fail(str(exc))
+    if not any(settings.enabled(source) for source in SEARCHED):  # nobody asked: "not found" would be untrue
+        key = " (openalex is asked only with READLIST_OPENALEX_KEY set)" if "openalex" in sources else ""
+        fail(f"--source: none of {', '.join(SEARCHED)} would be asked, and dblp only adds a found paper's venue{key}")
+    return settings
 
 
 # ----- looking up -------------------------------------------------------------------------------------------
