@@ -730,3 +730,53 @@ def test_a_variable_set_but_empty_is_refused_rather_than_falling_back_to_the_use
     result = CliRunner().invoke(cli, ["star", "#1"], env={variable: ""})
     assert result.exit_code == 2
     assert result.stderr == f"readlist: {variable} is set but empty (unset it to use the default)\n"
+
+
+def test_star_status_and_tag_take_several_papers_as_one_step_to_undo(run):
+    result = run("star", "#1", "#3", "#1")
+    assert result.exit_code == 0, result.output
+    assert [p["index"] for p in listed(run, "--starred")] == [1, 3]
+    assert len(result.stdout.splitlines()) == 2  # a line for each paper, each once
+    assert run("status", "#2", run.ids[2][:6], "reading").exit_code == 0
+    assert [p["index"] for p in listed(run, "--status", "reading")] == [2, 3]
+    # after the first REF, #N and full ids are papers; any other word is a tag, as before
+    assert run("tag", "#1", run.ids[1], "#3", "+x", "theory", "-none").exit_code == 0
+    assert [p["tags"] for p in listed(run)] == [["x", "theory"]] * 3
+    assert run("undo").stdout == "undid tags +x +theory on 3 papers\n"
+    assert run("undo").stdout.startswith("undid status unread → reading on 2 papers")
+    assert run("unstar", "#1", "#3").exit_code == 0 and listed(run, "--starred") == []
+    assert run("undo").exit_code == 0 and [p["index"] for p in listed(run, "--starred")] == [1, 3]
+
+
+def test_a_query_names_the_papers_to_change(run):
+    result = run("star", "-q", "attention OR diffusion")  # every word must match: none does
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "no paper matches every word" in result.stderr and listed(run, "--starred") == []
+    assert run("status", "-q", "-grasping", "read").exit_code == 0  # -word: papers without it
+    assert [p["index"] for p in listed(run, "--status", "read")] == [1, 2]
+    assert run("tag", "-q", "diffusion", "+robots", "-quick").exit_code == 0
+    assert [p["index"] for p in listed(run, "--tag", "robots")] == [3]
+    assert run("undo").stdout.startswith("undid tags")  # one paper: its tags
+    result = run("unstar", "--query", "tag:none")
+    assert result.exit_code == 2 and "no paper matches" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (("star", "#1", "-q", "attention"), "not both"),
+        (("tag", "#1", "-q", "attention", "+x"), "not both"),
+        (("star",), "name the papers"),
+        (("status", "read"), "name the papers"),
+        (("status", "#1", "#2"), "'#2': not a status"),
+        (("star", "-q", ""), "no words to search for"),
+        (("unstar", "-q", "title:"), "no words to search for"),
+        (("status", "-q", "is:missing", "read"), "not in this list"),
+        (("star", "-q", 'title:"unclosed'), "-q"),
+    ],
+)
+def test_papers_named_both_ways_or_by_a_query_that_cannot_match_are_refused_in_one_line(run, args, said):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr and result.stderr.count("\n") == 1
+    assert not run.db.exists() or all(not p["starred"] and p["status"] == "unread" for p in listed(run))

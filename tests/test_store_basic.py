@@ -110,6 +110,16 @@ def test_update_many_is_one_undoable_step(db, papers):
     assert store.update_many(papers, status="read") == 0
 
 
+def test_tags_of_many_papers_change_as_one_undoable_step_each_keeping_its_own(db, papers):
+    store = Store(db)
+    store.change_tags(papers[0], ["mine", "old"])
+    assert store.change_tags_many(papers[:3], ["new"], ["OLD"]) == 3
+    assert [store.get(p.id).tags for p in papers[:3]] == [("mine", "new"), ("new",), ("new",)]
+    assert store.change_tags_many(papers[:3], ["new"]) == 0  # nothing to change: no step to undo
+    assert store.undo() == "undid tags +new -old on 3 papers"
+    assert [store.get(p.id).tags for p in papers[:3]] == [("mine", "old"), (), ()]
+
+
 def test_undo_walks_back_repeatedly_and_persists(db, papers):
     store = Store(db)
     store.toggle_star(papers[0])

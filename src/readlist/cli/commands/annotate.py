@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+from collections.abc import Sequence
 
 import click
 from filelock import Timeout
@@ -13,9 +15,10 @@ from ...core.papers.paper import Paper
 from ...core.store.annotation import STATUSES, Annotation, normalize_tags, own_title, title_of
 from ...core.store.changes import current_ids
 from ...core.store.note_edits import note_size_error
-from ...core.text.normalize import strip_control
+from ...core.text.normalize import quoted, strip_control
 from ..context import Context, fail
 from ..output import echo_json, paper_line
+from .search import QueryCommand, titles_for
 
 
 def _line(paper: Paper, ann: Annotation) -> str:
@@ -32,33 +35,81 @@ def _report(ctx: Context, paper: Paper, ann: Annotation) -> None:
     click.echo(_line(paper, ann))
 
 
+def _report_all(ctx: Context, papers: list[Paper]) -> None:
+    """After a change to several papers: a line for each, as it is now."""
+    ctx.saved()
+    for paper in papers:
+        click.echo(_line(paper, ctx.store.get(paper.id)))
+
+
+QUERY_HELP = "The papers matching Q (as in `search`; those missing a word are left out) instead of REFs."
+
+
+def chosen_papers(ctx: Context, refs: Sequence[str], query: str | None) -> list[Paper]:
+    """The papers a command changes: those REFs name (each once, in the order given), or those matching all of
+    QUERY; never both. A QUERY matching nothing is an error, as is one that cannot match (empty, is:missing)."""
+    if refs and query is not None:
+        fail(f"give papers (REF) or -q QUERY, not both ({quoted(refs[0])} and -q {quoted(query)})")
+    if query is None:
+        if not refs:
+            fail("name the papers: REF... (an id, a unique id prefix or #N), or -q QUERY")
+        return list({paper.id: paper for paper in map(ctx.paper, refs)}.values())
+    from ...core.search.cache import load_or_build
+    from ...core.search.query import QueryError, parse
+
+    try:
+        parsed = parse(query)
+    except QueryError as exc:
+        fail(f"-q: {exc}")
+    if not parsed.terms:
+        fail(f"-q {quoted(query)}: no words to search for (it would match every paper; name them with REF...)")
+    if parsed.asks_for_missing:
+        fail("-q is:missing: those papers are not in this list, so none can be changed from it")
+    papers = ctx.paper_list.papers
+    titles_for(papers, query)
+    result = load_or_build(papers).search(query, ctx.store.all())
+    if result.error:
+        fail(f"-q: {result.error}")
+    if not result.full_matches:
+        fail(f"-q {quoted(query)}: no paper matches every word; nothing changed")
+    return [papers[position] for position in sorted(result.positions[: result.full_matches])]
+
+
 @click.command("star")
-@click.argument("ref")
+@click.argument("refs", nargs=-1, metavar="[REF]...")
+@click.option("--query", "-q", default=None, metavar="Q", help=QUERY_HELP)
 @click.pass_obj
-def star_command(ctx: Context, ref: str) -> None:
-    """Star a paper. REF is an id, a unique id prefix or #N."""
-    paper = ctx.paper(ref)
-    _report(ctx, paper, ctx.store.update(paper, starred=True))
+def star_command(ctx: Context, refs: tuple[str, ...], query: str | None) -> None:
+    """Star papers. REF is an id, a unique id prefix or #N; several are one step to undo."""
+    papers = chosen_papers(ctx, refs, query)
+    ctx.store.update_many(papers, starred=True)
+    _report_all(ctx, papers)
 
 
 @click.command("unstar")
-@click.argument("ref")
+@click.argument("refs", nargs=-1, metavar="[REF]...")
+@click.option("--query", "-q", default=None, metavar="Q", help=QUERY_HELP)
 @click.pass_obj
-def unstar_command(ctx: Context, ref: str) -> None:
-    """Remove a paper's star."""
-    paper = ctx.paper(ref)
-    _report(ctx, paper, ctx.store.update(paper, starred=False))
+def unstar_command(ctx: Context, refs: tuple[str, ...], query: str | None) -> None:
+    """Remove papers' stars; several are one step to undo."""
+    papers = chosen_papers(ctx, refs, query)
+    ctx.store.update_many(papers, starred=False)
+    _report_all(ctx, papers)
 
 
 @click.command("status")
-@click.argument("ref")
-@click.argument("status", metavar="unread|reading|read")
+@click.argument("args", nargs=-1, metavar="[REF]... unread|reading|read")
+@click.option("--query", "-q", default=None, metavar="Q", help=QUERY_HELP)
 @click.pass_obj
-def status_command(ctx: Context, ref: str, status: str) -> None:
-    """Set a paper's reading status: unread, reading or read."""
+def status_command(ctx: Context, args: tuple[str, ...], query: str | None) -> None:
+    """Set papers' reading status: unread, reading or read (the last argument); several are one step to undo."""
+    if not args or (len(args) == 1 and query is None and args[0] not in STATUSES):
+        fail("missing the status: unread, reading or read (after the papers)")
+    *refs, status = args
     check_status(status)
-    paper = ctx.paper(ref)
-    _report(ctx, paper, ctx.store.set_status(paper, status))
+    papers = chosen_papers(ctx, refs, query)
+    ctx.store.update_many(papers, status=status)
+    _report_all(ctx, papers)
 
 
 def edit_note_text(initial: str) -> str:
@@ -136,17 +187,24 @@ def note_command(ctx: Context, ref: str, text: str | None, appends: tuple[str, .
         click.echo("The note was changed elsewhere while you edited it: both versions are kept, yours first.", err=True)
 
 
-@click.command("tag", context_settings={"ignore_unknown_options": True, "help_option_names": ["--help"]})
-@click.argument("ref")
-@click.argument("changes", nargs=-1, type=click.UNPROCESSED)
+@click.command("tag", cls=QueryCommand, context_settings={"help_option_names": ["--help"]})
+@click.argument("args", nargs=-1, type=click.UNPROCESSED, metavar="[REF]... [+name|-name|name]...")
+@click.option("--query", "-q", default=None, metavar="Q", help=QUERY_HELP)
 @click.pass_obj
-def tag_command(ctx: Context, ref: str, changes: tuple[str, ...]) -> None:
-    """Add (+name or name) and remove (-name) tags; with none, print the paper's tags."""
-    paper = ctx.paper(ref)
-    tags = list(ctx.store.get(paper.id).tags)
+def tag_command(ctx: Context, args: tuple[str, ...], query: str | None) -> None:
+    """Add (+name or name) and remove (-name) tags; with none, print the papers' tags.
+
+    After the first REF, more papers are named by #N or their full id; any other word is a tag. Several papers
+    are one step to undo, each keeping its other tags.
+    """
+    refs, changes = _refs_and_changes(ctx, args, query)
+    papers = chosen_papers(ctx, refs, query)
     if not changes:
-        for tag in tags:
-            click.echo(strip_control(tag))
+        if len(papers) == 1 and query is None:
+            for tag in ctx.store.get(papers[0].id).tags:
+                click.echo(strip_control(tag))
+        else:
+            _report_all(ctx, papers)
         return
     added, removed = [], []
     for change in changes:
@@ -156,7 +214,31 @@ def tag_command(ctx: Context, ref: str, changes: tuple[str, ...]) -> None:
         key = name[0].casefold()  # the later of "+x" and "-x" wins
         added, removed = [t for t in added if t.casefold() != key], [t for t in removed if t.casefold() != key]
         (removed if change.startswith("-") else added).append(name[0])
-    _report(ctx, paper, ctx.store.change_tags(paper, added, removed))
+    if len(papers) == 1:
+        _report(ctx, papers[0], ctx.store.change_tags(papers[0], added, removed))
+        return
+    ctx.store.change_tags_many(papers, added, removed)
+    _report_all(ctx, papers)
+
+
+def _refs_and_changes(ctx: Context, args: Sequence[str], query: str | None) -> tuple[list[str], list[str]]:
+    """`tag`'s papers and its tag changes. The first argument names a paper (unless -q does), and so does each
+    one after it that is #N or a paper's full id; the rest are changes, so `tag #3 theory` adds the tag as
+    before. With -q, an argument naming a paper so is one given both ways (a tag written so takes a +)."""
+    ids = ctx.paper_list.by_id
+
+    def names_a_paper(arg: str) -> bool:
+        return bool(_PAPER_NUMBER.fullmatch(arg)) or arg.lower() in ids
+
+    if query is not None:
+        return [arg for arg in args if names_a_paper(arg)], list(args)
+    end = 1 if args else 0
+    while end < len(args) and names_a_paper(args[end]):
+        end += 1
+    return list(args[:end]), list(args[end:])
+
+
+_PAPER_NUMBER = re.compile(r"#[0-9]+")
 
 
 @click.command("title")

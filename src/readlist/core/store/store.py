@@ -154,10 +154,14 @@ class Store:
     def update_many(self, papers: Sequence[Paper], **changes: Any) -> int:
         """The same change to many papers as one undoable step; returns how many papers changed."""
         wanted = clean_changes(changes)
+        return self._update_many_from(papers, lambda current: wanted)
+
+    def _update_many_from(self, papers: Sequence[Paper], wanted: Callable[[Annotation], dict[str, Any]]) -> int:
+        """Change many papers, each with values computed from its current annotation, as one undoable step."""
         unique = list({paper.id: paper for paper in papers}.values())
 
         def build():
-            change = self._changes_for((paper, wanted) for paper in unique)
+            change = self._changes_for((paper, wanted(self.get(paper.id))) for paper in unique)
             return (len(change.sets) if change else 0), change
 
         return self._file.commit(build)
@@ -227,13 +231,12 @@ class Store:
 
     def change_tags(self, paper: Paper, added: Iterable[str], removed: Iterable[str] = ()) -> Annotation:
         """Add and remove tags (case-insensitively), as one step with reading the current ones."""
-        gone = {tag.casefold() for tag in removed}
+        return self._update_from(paper, _tags_changed(added, removed))
 
-        def wanted(current: Annotation) -> dict[str, Any]:
-            kept = [tag for tag in current.tags if tag.casefold() not in gone]
-            return clean_changes({"tags": [*kept, *added]})
-
-        return self._update_from(paper, wanted)
+    def change_tags_many(self, papers: Sequence[Paper], added: Iterable[str], removed: Iterable[str] = ()) -> int:
+        """Add and remove tags of many papers, each keeping its other tags, as one undoable step; returns how many
+        papers changed."""
+        return self._update_many_from(papers, _tags_changed(added, removed))
 
     def keep_resolutions(self, resolutions: Iterable[Resolution]) -> None:
         """Save what resolving found for these papers (each replacing the paper's earlier one), in one write.
@@ -349,3 +352,14 @@ class Store:
     def _remember(self, by_id: dict[str, Paper]) -> None:
         with self._lock:
             self._listing.paper_ids = frozenset(by_id)
+
+
+def _tags_changed(added: Iterable[str], removed: Iterable[str]) -> Callable[[Annotation], dict[str, Any]]:
+    """A paper's tags with `removed` taken off (case-insensitively) and `added` put on, from its current ones."""
+    added, gone = list(added), {tag.casefold() for tag in removed}
+
+    def wanted(current: Annotation) -> dict[str, Any]:
+        kept = [tag for tag in current.tags if tag.casefold() not in gone]
+        return clean_changes({"tags": [*kept, *added]})
+
+    return wanted
