@@ -454,3 +454,16 @@ async def test_the_palette_lists_quit_once(app):
 
         shown = [str(option.prompt) for option in app.screen.query_one(CommandList).options]
         assert sum("Quit" in line for line in shown) == 1, shown  # before: readlist's and Textual's own
+
+
+def test_the_readmes_table_of_keys_names_every_declared_key():
+    """The README's table of keys is written by hand: every key ACTIONS declares is in it."""
+    from pathlib import Path
+
+    from readlist.tui.actions import ACTIONS
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Keys\n\n", 1)[1].split("\n\n", 1)[0]
+    for action in ACTIONS:
+        for key in action.display_keys.split():
+            assert (f"`{key}`" if len(key) == 1 else key) in table, (action.action, key)

@@ -84,3 +84,21 @@ def test_no_match(snap_compare, snapshot_app):
         await steady(pilot)
 
     assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=no_match)
+
+
+def test_marked_papers(snap_compare, snapshot_app):
+    async def marked(pilot):
+        await steady(pilot)
+        await pilot.press("v", "j", "v")  # the first and the third paper; the cursor on the fourth
+        await steady(pilot)
+
+    assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=marked)
+
+
+def test_sort_orders(snap_compare, snapshot_app):
+    async def sorted_by_status(pilot):
+        await steady(pilot)
+        await pilot.press("slash", *"language", "enter", "S")  # searching: relevance is offered too
+        await steady(pilot)
+
+    assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=sorted_by_status)

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from readlist.core.papers.formats import load_papers
 from readlist.core.papers.paper import PaperList
 from readlist.core.papers.reader import parse_text
 from readlist.core.search.index import SearchIndex
+from readlist.core.store.annotation import Annotation
 from readlist.tui.screens.view_state import FILTERS, ViewState
 
 from .conftest import PAPERS
@@ -126,3 +128,80 @@ def test_the_status_line_says_the_search_waits_for_the_index(papers):
     assert view.status_note(indexed=False) == "indexing…"
     assert view.status_note(indexed=True) == ""
     assert ViewState(papers).status_note(indexed=False) == ""
+
+
+def test_marks_are_kept_across_searches_and_given_in_the_files_order(papers, index):
+    view = ViewState(papers)
+    third, first = papers.papers[2], papers.papers[0]
+    assert view.toggle_mark(third) and view.toggle_mark(first)
+    searched(view, index, "tables")
+    assert [paper.index for paper in view.marked_papers()] == [1, 3]
+    assert not view.toggle_mark(third) and list(view.marked) == [first.id]
+    assert view.mark(papers.papers[pos] for pos in view.matching()) == 1  # the one match, not marked yet
+    assert view.mark(papers.papers[:1]) == 0
+    assert view.clear_marks() == 2 and view.marked_papers() == []
+
+
+def notes_of(papers, **by_index):
+    """Annotations by paper id, given as index=(status, starred, updated)."""
+    return {
+        papers.papers[int(key[1:]) - 1].id: Annotation(
+            papers.papers[int(key[1:]) - 1].id, status=status, starred=starred, updated=updated
+        )
+        for key, (status, starred, updated) in by_index.items()
+    }
+
+
+def test_sort_orders_cycle_among_those_offered_and_list_the_papers_so(papers, index):
+    view = ViewState(papers)
+    notes = notes_of(
+        papers, p2=("read", False, "2025-01-02T00:00:00Z"), p4=("reading", True, "2025-01-03T00:00:00Z"),
+        p5=("unread", True, "2025-01-01T00:00:00Z"),
+    )  # fmt: skip
+    assert view.order == "file" and view.sort_label() == ""  # the default: relevance, the file's order unsearched
+    assert not view.has_years and "year" not in view.sorts() and "relevance" not in view.sorts()
+    listed = {}
+    for _ in view.sorts():
+        order = view.next_sort()
+        view.arrange(lambda: notes)
+        listed[order] = list(view.positions)
+    assert listed == {
+        "status": [3, 0, 2, 4, 1],  # reading, unread, read; ties in the file's order
+        "starred": [3, 4, 0, 1, 2],
+        "changed": [3, 1, 4, 0, 2],  # the latest change first, papers never changed last
+        "file": [0, 1, 2, 3, 4],
+    }
+    view.sort = "starred"
+    assert view.sort_label() == "starred first"
+
+
+def test_a_search_sorted_keeps_its_full_matches_above_the_papers_missing_a_word(papers, index):
+    view = searched(ViewState(papers, sort="file"), index, "tables language")
+    view.arrange(dict)
+    assert list(view.positions) == [3, 2] and view.full_matches == 1  # not [2, 3]: #3 misses a word
+    assert view.sort_label() == "file order"
+    assert view.next_sort() == "relevance" and view.sort_label() == ""
+    view.set_search("")
+    assert view.order == "file" and "relevance" not in view.sorts()  # offered only while searching
+    assert ViewState(papers, sort="bogus").sort == "relevance"  # a state file's unknown order
+
+
+def test_year_is_offered_when_the_papers_have_years_newest_first(tmp_path):
+    table = tmp_path / "papers.csv"
+    table.write_text(
+        "title,abstract,year\nOne,Abstract one about graphs.,2021\nTwo,Abstract two about tables.,\n"
+        "Three,Abstract three about robots.,2024\n"
+    )
+    view = ViewState(load_papers(table), sort="year")
+    assert "year" in view.sorts() and view.order == "year" and view.sort_label() == "year"
+    view.arrange(dict)
+    assert list(view.positions) == [2, 0, 1]  # those without a year last
+
+
+def test_an_edit_keeps_the_cursors_row_when_the_order_moves_the_paper(papers):
+    view = ViewState(papers, sort="status")
+    view.edited(2)
+    assert view.placement(current=2) == (None, 2)  # the next paper comes up on the row
+    view.sort = "relevance"
+    view.edited(2)
+    assert view.placement(current=2) == (2, 2)  # the same paper, as after any edit

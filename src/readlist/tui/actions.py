@@ -100,7 +100,29 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
         by="navigator",
     ),
+    Action(
+        "S",
+        "cycle_sort",
+        "Sort",
+        "Cycle the order: file / relevance (searching) / status / starred first / recently changed / year",
+        "View",
+        show=False,
+        by="navigator",
+    ),
     Action("p", "progress", "Progress", "Show reading progress", "View", show=False, by="navigator"),
+    # Marking papers to act on together
+    Action(
+        "v", "toggle_mark", "Mark", "Mark or unmark the paper and move to the next", "Mark", show=False, by="marker"
+    ),
+    Action(
+        "V",
+        "mark_view",
+        "Mark view",
+        "Mark every paper in the view; s r 1 2 3 t x y then act on the marked papers (Esc clears)",
+        "Mark",
+        show=False,
+        by="marker",
+    ),
     # Annotating
     Action("s", "toggle_star", "Star", "Star or unstar the paper", "Annotate", by="annotator"),
     Action("r", "cycle_status", "Status", "Cycle unread → reading → read", "Annotate", by="annotator"),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -86,7 +87,8 @@ class ReadlistApp(App):
     def on_mount(self) -> None:
         if self.state.theme and self.state.theme in self.available_themes:
             self.theme = self.state.theme
-        self.install_screen(MainScreen(self.papers, self.state.filter, self.state.paper), "main")
+        sort = self.state.sorts.get(self.list_key, "relevance")
+        self.install_screen(MainScreen(self.papers, self.state.filter, self.state.paper, sort), "main")
         self.push_screen("main")
         self.reconcile()
         for message in self.startup_messages:
@@ -206,13 +208,24 @@ class ReadlistApp(App):
         """Related papers over the search index; None until the index is ready."""
         return self._related if len(self.papers.papers) > 1 else None
 
+    @property
+    def list_key(self) -> str:
+        """What the UI state knows this paper list by: its file's absolute path."""
+        return os.path.abspath(self.papers.path)
+
     def remember(self) -> UiState:
         main = self.get_screen("main") if "main" in self._installed_screens else None
         paper = main.current_paper if isinstance(main, MainScreen) else None
+        sorts = dict(self.state.sorts)
+        if isinstance(main, MainScreen):
+            sorts.pop(self.list_key, None)
+            if main.view.sort != "relevance":  # the default order is not kept: the file stays small
+                sorts[self.list_key] = main.view.sort
         return UiState(
             paper=paper.id if paper else self.state.paper,
             filter=main.view.quick_filter if isinstance(main, MainScreen) else self.state.filter,
             theme=self.theme,
+            sorts=sorts,
         )
 
     def deliver_screenshot(

@@ -1,9 +1,9 @@
-"""What the app remembers between runs: the last paper, the quick filter and the theme."""
+"""What the app remembers between runs: the last paper, the quick filter, the theme, and each paper list's order."""
 
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..core.files.atomic import atomic_write_bytes
@@ -14,6 +14,7 @@ class UiState:
     paper: str | None = None
     filter: str = "all"
     theme: str | None = None
+    sorts: dict[str, str] = field(default_factory=dict)  # the order chosen, by the paper file's absolute path
 
 
 def load_state(path: Path) -> UiState:
@@ -27,7 +28,9 @@ def load_state(path: Path) -> UiState:
     def text(key: str) -> str | None:
         return data.get(key) if isinstance(data.get(key), str) else None
 
-    return UiState(paper=text("paper"), filter=text("filter") or "all", theme=text("theme"))
+    sorts = data.get("sorts") if isinstance(data.get("sorts"), dict) else {}
+    sorts = {key: value for key, value in sorts.items() if isinstance(value, str)}
+    return UiState(paper=text("paper"), filter=text("filter") or "all", theme=text("theme"), sorts=sorts)
 
 
 def save_state(path: Path, state: UiState) -> None:

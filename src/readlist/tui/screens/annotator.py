@@ -1,18 +1,21 @@
-"""The main screen's actions that change annotations: star, status, note, tags, title, undo, mark-view-read. Every
-write goes through the app's store writer."""
+"""The main screen's actions that change annotations: star, status, note, tags, title, undo, mark-view-read; star,
+status and tags act on the marked papers together when there are any, as one step to undo. Every write goes through
+the app's store writer."""
 
 from __future__ import annotations
 
 import shutil
 import subprocess
+from functools import partial
 from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
 from ...core.files.editor import EditFailed, edit_text, editor_command
-from ...core.store.annotation import editable_title, own_title
+from ...core.store.annotation import STATUSES, editable_title, own_title
 from ...core.store.note_edits import note_size_error
 from ..display import STICKY
+from .marker import marked_count
 
 if TYPE_CHECKING:
     from .main import MainScreen
@@ -39,20 +42,49 @@ class Annotator:
                 self.screen.notify(done, timeout=1.5)
             await self.screen.searcher.settled()  # before the next key: it acts on the paper selected now
 
+    async def _change_marked(self, papers, fn, done: str) -> None:
+        """A change to the marked papers, `fn` making it in one step to undo; `done` says what it did."""
+        changed = await self.app.write(fn)
+        if changed is None:
+            return
+        self.screen.refresh_all()
+        what = marked_count(len(papers))
+        message = f"{what}: {done} — u undoes" if changed else f"{what}: nothing to change"
+        self.screen.notify(message[:1].upper() + message[1:], timeout=3)
+        await self.screen.searcher.settled()
+
     async def action_toggle_star(self) -> None:
+        if marked := self.screen.view.marked_papers():  # all starred: unstar them; else star them all
+            star = not all(self.app.store.get(paper.id).starred for paper in marked)
+            update = partial(self.app.store.update_many, marked, starred=star)
+            await self._change_marked(marked, update, "starred" if star else "unstarred")
+            return
         await self._change(self.app.store.toggle_star)
 
     async def action_cycle_status(self) -> None:
+        if marked := self.screen.view.marked_papers():  # together: to the status after the least advanced one's
+            least = min(STATUSES.index(self.app.store.get(paper.id).status) for paper in marked)
+            await self._set_status_marked(marked, STATUSES[(least + 1) % len(STATUSES)])
+            return
         await self._change(self.app.store.cycle_status)
 
+    async def _set_status(self, status: str) -> None:
+        if marked := self.screen.view.marked_papers():
+            await self._set_status_marked(marked, status)
+            return
+        await self._change(lambda paper: self.app.store.set_status(paper, status))
+
+    async def _set_status_marked(self, marked, status: str) -> None:
+        await self._change_marked(marked, partial(self.app.store.update_many, marked, status=status), status)
+
     async def action_set_unread(self) -> None:
-        await self._change(lambda paper: self.app.store.set_status(paper, "unread"))
+        await self._set_status("unread")
 
     async def action_set_reading(self) -> None:
-        await self._change(lambda paper: self.app.store.set_status(paper, "reading"))
+        await self._set_status("reading")
 
     async def action_set_read(self) -> None:
-        await self._change(lambda paper: self.app.store.set_status(paper, "read"))
+        await self._set_status("read")
 
     async def action_read_and_next(self) -> None:
         paper = self.screen.current_paper
@@ -160,6 +192,9 @@ class Annotator:
     def action_edit_tags(self) -> None:
         from .dialogs.tags import TagsScreen
 
+        if marked := self.screen.view.marked_papers():
+            self._edit_tags_marked(marked)
+            return
         paper = self.screen.selected_paper()
         if paper is None:
             return
@@ -178,6 +213,27 @@ class Annotator:
 
         known = sorted(self.app.store.tag_counts())
         self.app.push_screen(TagsScreen(self.screen.listed_title(paper), current, known), save)
+
+    def _edit_tags_marked(self, marked) -> None:
+        """The tags the marked papers share, to edit: a tag added goes on each, one taken off comes off each, and
+        the tags only some of them have stay as they are."""
+        from .dialogs.tags import TagsScreen
+
+        tag_sets = [self.app.store.get(paper.id).tags for paper in marked]
+        shared = tuple(tag for tag in tag_sets[0] if all(tag in tags for tags in tag_sets[1:]))
+
+        async def save(tags: list[str] | None) -> None:
+            if tags is None:
+                return
+            added = [tag for tag in tags if tag not in shared]
+            removed = [tag for tag in shared if tag not in tags]
+            if added or removed:
+                update = partial(self.app.store.change_tags_many, marked, added, removed)
+                await self._change_marked(marked, update, "tags changed")
+
+        known = sorted(self.app.store.tag_counts())
+        heading = f"{marked_count(len(marked))} (the tags they all have)"
+        self.app.push_screen(TagsScreen(heading[:1].upper() + heading[1:], shared, known), save)
 
     def action_edit_title(self) -> None:
         from .dialogs.title import TitleScreen

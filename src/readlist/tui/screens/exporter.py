@@ -1,16 +1,20 @@
-"""The main screen's export command: the view's papers or the annotated ones, to a file the export dialog names."""
+"""The main screen's export command: the marked papers, the view's or the annotated ones, to a file the export dialog
+names."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .marker import marked_count
+
 if TYPE_CHECKING:
     from .main import MainScreen
 
 
 class Exporter:
-    """The export command (x): the view's papers when searching or filtering, else the annotated ones."""
+    """The export command (x): the marked papers, else the view's when searching or filtering, else the annotated
+    ones."""
 
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
@@ -22,6 +26,10 @@ class Exporter:
     def action_export(self) -> None:
         from .dialogs.export import ExportScreen
 
+        if marked := self.screen.view.marked_papers():
+            choose = ExportScreen(marked_count(len(marked)), Path.cwd())
+            self.app.push_screen(choose, lambda choice: self._export(choice, False, marked=marked))
+            return
         filtered = bool(self.screen.view.query)
         count = len(self.screen.view.matching())
         if filtered and not count:
@@ -31,7 +39,7 @@ class Exporter:
         what = in_view if filtered else "annotated papers"
         self.app.push_screen(ExportScreen(what, Path.cwd()), lambda choice: self._export(choice, filtered))
 
-    def _export(self, choice, filtered: bool, force: bool = False) -> None:
+    def _export(self, choice, filtered: bool, force: bool = False, marked=None) -> None:
         from ...core.export.files import ExportExistsError, own_file, write_atomic
         from ...core.export.formats import export, select
         from .dialogs.confirm import ConfirmScreen
@@ -43,7 +51,9 @@ class Exporter:
             self.screen.notify(f"{path}: is {what}; an export never writes over it", severity="error", markup=False)
             return
         notes = self.app.store.all()
-        if filtered:
+        if marked:
+            papers = marked
+        elif filtered:
             papers = [self.screen.papers.papers[pos] for pos in sorted(self.screen.view.matching())]
         else:
             papers = select(self.screen.papers.papers, notes)
@@ -52,7 +62,7 @@ class Exporter:
         except ExportExistsError:
             self.app.push_screen(
                 ConfirmScreen(f"{path} exists. Overwrite it?"),
-                lambda yes: self._export(choice, filtered, force=True) if yes else None,
+                lambda yes: self._export(choice, filtered, force=True, marked=marked) if yes else None,
             )
             return
         except OSError as exc:

@@ -27,6 +27,7 @@ from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotator import Annotator
 from .exporter import Exporter
+from .marker import Marker
 from .navigator import Navigator
 from .searcher import Searcher
 from .shown_paper import ShownPaper
@@ -38,12 +39,15 @@ NARROW = 100
 class MainScreen(Screen):
     BINDINGS = bindings()  # each key's `action_<name>` hands it to whoever ACTIONS names (see the end of this module)
 
-    def __init__(self, papers: PaperList, quick_filter: str = "all", paper_id: str | None = None) -> None:
+    def __init__(
+        self, papers: PaperList, quick_filter: str = "all", paper_id: str | None = None, sort: str = "relevance"
+    ) -> None:
         super().__init__()
         self.papers = papers
-        self.view = ViewState(papers, quick_filter, paper_id)
+        self.view = ViewState(papers, quick_filter, paper_id, sort)
         self.searcher = Searcher(self)
         self.navigator = Navigator(self)
+        self.marker = Marker(self)
         self.annotator = Annotator(self)
         self.exporter = Exporter(self)
         self.shown_paper = ShownPaper(self)
@@ -136,7 +140,7 @@ class MainScreen(Screen):
     def look(self, paper, note=None) -> RowLook:
         """What a row shows besides the title; `note` when the caller already holds the annotation."""
         note = note or self.app.store.get(paper.id)
-        return RowLook(note.starred, note.status, note.tags, note.title)
+        return RowLook(note.starred, note.status, note.tags, note.title, paper.id in self.view.marked)
 
     def counts(self) -> Counts:
         read, reading, starred = self.app.store.counts(self.papers.by_id)
@@ -152,6 +156,8 @@ class MainScreen(Screen):
             view.matches,
             view.status_note(self.searcher.index is not None),
             view.partial,
+            marked=len(view.marked),
+            order=view.sort_label(),
         )
 
     def refresh_all(self) -> None:
@@ -159,8 +165,8 @@ class MainScreen(Screen):
         self.query_one(PaperListView).redraw()
         self.refresh_header()
         self.shown_paper.show()
-        if self.view.query:  # words match notes and tags too: the change may move the paper
-            self.view.stay_row = self.query_one(PaperListView).cursor  # a paper leaving the view: keep the place
+        if self.view.reorders:  # words match notes and tags too, and an order may be by them: the paper may move
+            self.view.edited(self.query_one(PaperListView).cursor)  # a paper leaving its place: keep the row
             self.searcher.refresh()
 
     @property
@@ -192,6 +198,7 @@ class MainScreen(Screen):
     def apply_view(self) -> None:
         """List what the view state says, the cursor where it says."""
         view, paper_list = self.view, self.query_one(PaperListView)
+        view.arrange(self.app.store.all)
         positions = view.positions
         keep, row = view.placement(paper_list.current)
         paper_list.set_view(positions, view.spans, view.full_matches, keep=keep, fallback_row=row)
@@ -238,7 +245,10 @@ class MainScreen(Screen):
 
     # Esc in the list and in the detail pane: bound by the widgets themselves, not declared in ACTIONS.
     def action_clear_search(self) -> None:
-        self.navigator.action_clear_search()
+        if self.view.marked:  # the marks first: they change what the keys act on
+            self.marker.clear()
+        else:
+            self.navigator.action_clear_search()
 
     def action_close_detail(self) -> None:
         self.navigator.action_close_detail()

@@ -1,5 +1,6 @@
 """The main screen's actions that move around and look at papers (no annotation changes): panes and focus, the quick
-filter, jumps to a paper, its link and the clipboard, the help and progress dialogs."""
+filter and the order, jumps to a paper, its link and the clipboard (the marked papers', when there are any), the help
+and progress dialogs."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import TYPE_CHECKING
 
 from ..widgets.detail_body import DetailBody
 from ..widgets.search_bar import SearchBar
+from .marker import marked_count
+from .view_state import SORTS
 
 if TYPE_CHECKING:
     from .main import MainScreen
@@ -63,6 +66,14 @@ class Navigator:
         quick_filter = self.screen.view.next_filter()
         self.screen.searcher.refresh()
         self.screen.notify(f"Filter: {quick_filter}", timeout=1.5)
+
+    def action_cycle_sort(self) -> None:
+        """The next order, listed at once; the message lists those offered now, the one chosen in bold."""
+        view = self.screen.view
+        chosen = view.next_sort()
+        self.screen.searcher.refresh()
+        offered = " · ".join(f"[b]{SORTS[name]}[/b]" if name == chosen else SORTS[name] for name in view.sorts())
+        self.screen.notify(f"Sort: {SORTS[chosen]}\n{offered}  (S: next)", timeout=5)
 
     def action_next_unread(self) -> None:
         """The next unread paper below, else (saying so) the first one from the top, as newsreaders wrap."""
@@ -126,10 +137,17 @@ class Navigator:
         self.screen.notify(message, severity="warning", markup=False, timeout=10)
 
     def action_copy(self) -> None:
+        if marked := self.screen.view.marked_papers():  # each one's title and abstract, a blank line between
+            self.screen.app.copy_to_clipboard("\n\n".join(self.copied_text(paper) for paper in marked))
+            self.screen.notify(f"Copied the titles and abstracts of {marked_count(len(marked))}", timeout=1.5)
+            return
         paper = self.screen.selected_paper()
         if paper is not None:
-            self.screen.app.copy_to_clipboard(f"{self.screen.listed_title(paper)}\n\n{paper.plain}")
+            self.screen.app.copy_to_clipboard(self.copied_text(paper))
             self.screen.notify("Copied the title and abstract", timeout=1.5)
+
+    def copied_text(self, paper) -> str:
+        return f"{self.screen.listed_title(paper)}\n\n{paper.plain}"
 
     def action_help(self) -> None:
         from .dialogs.help import HelpScreen

@@ -1,16 +1,30 @@
-"""The main screen's view state, apart from any widget: the search words, the quick filter, the last search's result,
-the paper to select next and the view a jump left, with what follows from them (the query run, the papers listed, where
-the cursor goes, what an empty view says). Plain Python: tests drive it without running the app."""
+"""The main screen's view state, apart from any widget: the search words, the quick filter, the order, the last
+search's result, the marked papers, the paper to select next and the view a jump left, with what follows from them (the
+query run, the papers listed and in what order, where the cursor goes, what an empty view says). Plain Python: tests
+drive it without running the app."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from ...core.papers.paper import Paper, PaperList
 from ...core.text.normalize import quoted
 
 FILTERS = ("all", "unread", "reading", "read", "starred")
+# The orders `S` cycles through, as the header names them. Relevance is offered only while searching, year only
+# when the list's papers have years; relevance is the default: the file's order until a search ranks the papers.
+SORTS = {
+    "file": "file order",
+    "relevance": "relevance",
+    "status": "status",
+    "starred": "starred first",
+    "changed": "recently changed",
+    "year": "year",
+}
+BY_ANNOTATIONS = ("status", "starred", "changed")  # orders an annotation change can move a paper in
+STATUS_RANK = {"reading": 0, "unread": 1, "read": 2}  # what is being read first, what is done last
 
 
 @dataclass(frozen=True)
@@ -32,11 +46,17 @@ class ViewBefore:
 class ViewState:
     """What the main screen lists and why. The screen runs the searches and draws; this decides."""
 
-    def __init__(self, papers: PaperList, quick_filter: str = "all", paper_id: str | None = None) -> None:
+    def __init__(
+        self, papers: PaperList, quick_filter: str = "all", paper_id: str | None = None, sort: str = "relevance"
+    ) -> None:
         self.papers = papers
         self.search_text = ""  # as typed in the search bar
         self.quick_filter = quick_filter if quick_filter in FILTERS else "all"
+        self.sort = sort if sort in SORTS else "relevance"  # as chosen; `order` is the one listed
+        self.marked: dict[str, None] = {}  # ids of the papers marked, in the order marked (kept across searches)
         self.result = None  # the search result listed (a SearchResult); None while no query is set
+        self._arranged: tuple[object, str, list[int]] | None = None  # the result and order arranged, in order
+        self.hold_row = False  # the coming view keeps the cursor's row, not its paper (see `edited`)
         self.pending_select: str | None = paper_id  # the paper to select once the coming view is shown
         self.stay_row: int | None = None  # the row to keep when the paper under the cursor leaves the view
         self.shown_search = ""  # the search words of the view shown: new words put the best match first
@@ -84,6 +104,116 @@ class ViewState:
         self.show(before.search, before.quick_filter, before.paper)
         return True
 
+    # -- the order ------------------------------------------------------------------------------
+    @cached_property
+    def has_years(self) -> bool:
+        return any(paper.year for paper in self.papers.papers)
+
+    @property
+    def searching(self) -> bool:
+        return bool(self.search_text.strip())
+
+    def sorts(self) -> list[str]:
+        """The orders offered now: relevance while searching, year when the list has years."""
+        return [
+            name for name in SORTS if (name != "relevance" or self.searching) and (name != "year" or self.has_years)
+        ]
+
+    @property
+    def order(self) -> str:
+        """The order the papers are listed in: the one chosen, else (not offered now) the file's."""
+        return self.sort if self.sort in self.sorts() else "file"
+
+    @property
+    def natural(self) -> str:
+        """The order a view has unless another is chosen: relevance while searching, else the file's."""
+        return "relevance" if self.searching else "file"
+
+    def next_sort(self) -> str:
+        """The order after the one listed, among those offered now, cycling."""
+        offered = self.sorts()
+        self.sort = offered[(offered.index(self.order) + 1) % len(offered)]
+        return self.sort
+
+    def sort_label(self) -> str:
+        """What the header says of the order: nothing for the view's natural one."""
+        return "" if self.order == self.natural else SORTS[self.order]
+
+    def arrange(self, notes: Callable[[], Mapping[str, object]]) -> None:
+        """Put the papers listed in the order chosen, `notes()` giving the annotations by paper id (what the status,
+        star and last change are read from; asked only for an order that needs them). Full matches stay above the
+        papers missing a word, each part sorted on its own; ties keep the search's order."""
+        self._arranged = None
+        order, listed = self.order, self._listed
+        if order == "relevance" or (order == "file" and self.result is None):
+            return  # listed so already
+        key = self._key(order, notes() if order in BY_ANNOTATIONS else {})
+        full = self._full
+        cut = len(listed) if full is None else min(full, len(listed))
+        self._arranged = (self.result, order, sorted(listed[:cut], key=key) + sorted(listed[cut:], key=key))
+
+    def _key(self, order: str, notes: Mapping[str, object]) -> Callable[[int], object]:
+        """Each position's sort key for `order`; papers without annotations share one, so only annotated ones are
+        looked up (a 100k list is sorted in a blink)."""
+        papers = self.papers.papers
+        if order == "file":
+            return lambda position: position
+        if order == "year":
+            return lambda position: -(papers[position].year or 0)  # newest first, those without a year last
+        by_id = self.papers.by_id
+        listed = [(by_id[pid].index - 1, note) for pid, note in notes.items() if pid in by_id]
+        if order == "changed":  # the latest change first (ISO times sort as text), papers never changed last
+            times = sorted({note.updated for _, note in listed if note.updated}, reverse=True)
+            newest = {time: n for n, time in enumerate(times)}
+            rank, default = {pos: newest.get(note.updated, len(times)) for pos, note in listed}, len(times)
+        else:
+            rank, default = {pos: _rank(order, note) for pos, note in listed}, _rank(order, None)
+        return lambda position: rank.get(position, default)
+
+    @property
+    def _listed(self) -> Sequence[int]:
+        return self.result.positions if self.result is not None else range(len(self.papers.papers))
+
+    @property
+    def _full(self) -> int | None:
+        return self.result.full_matches if self.result is not None else None
+
+    def edited(self, row: int) -> None:
+        """Annotations changed, the cursor on `row`: the coming view keeps that row (the next paper comes up there)
+        when the paper leaves the view, or when the order chosen moves it."""
+        self.stay_row = row
+        self.hold_row = self.order in BY_ANNOTATIONS
+
+    @property
+    def reorders(self) -> bool:
+        """Whether an annotation change can change what is listed, or in what order."""
+        return bool(self.query) or self.order in BY_ANNOTATIONS
+
+    # -- marks -----------------------------------------------------------------------------------
+    def toggle_mark(self, paper: Paper) -> bool:
+        """Mark the paper, or unmark it when it is; True when it is marked now."""
+        if paper.id in self.marked:
+            del self.marked[paper.id]
+            return False
+        self.marked[paper.id] = None
+        return True
+
+    def mark(self, papers: Iterable[Paper]) -> int:
+        """Mark these papers; how many were not marked yet."""
+        before = len(self.marked)
+        self.marked.update(dict.fromkeys(paper.id for paper in papers))
+        return len(self.marked) - before
+
+    def clear_marks(self) -> int:
+        """Unmark every paper; how many were marked."""
+        count, self.marked = len(self.marked), {}
+        return count
+
+    def marked_papers(self) -> list[Paper]:
+        """The marked papers of this list, in the file's order (what the keys acting on marks act on)."""
+        by_id = self.papers.by_id
+        return sorted((by_id[pid] for pid in self.marked if pid in by_id), key=lambda paper: paper.index)
+
     # -- the search's answer --------------------------------------------------------------------
     def take(self, text: str, result) -> bool:
         """The result of searching `text`; False (and not taken) when a newer query is on its way."""
@@ -117,12 +247,15 @@ class ViewState:
     # -- what is shown --------------------------------------------------------------------------
     @property
     def positions(self) -> Sequence[int]:
-        """The papers listed, in order: all of them until a search answers."""
-        return self.result.positions if self.result is not None else range(len(self.papers.papers))
+        """The papers listed, in order: all of them until a search answers, in the order last arranged."""
+        arranged = self._arranged
+        if arranged is not None and arranged[0] is self.result and arranged[1] == self.order:
+            return arranged[2]
+        return self._listed
 
     @property
     def full_matches(self) -> int | None:
-        return self.result.full_matches if self.result is not None else None
+        return self._full
 
     @property
     def spans(self) -> Callable[[str], list[tuple[int, int]]] | None:
@@ -140,7 +273,8 @@ class ViewState:
         search words start at their best match; after an edit the same row stays."""
         words = self.search_text.strip()
         new_words, self.shown_search = bool(words) and words != self.shown_search, words
-        keep = None if new_words else current
+        keep = None if new_words or self.hold_row else current
+        self.hold_row = False
         if self.pending_select is not None:
             paper = self.papers.by_id.get(self.pending_select)
             keep = paper.index - 1 if paper else keep
@@ -171,3 +305,10 @@ class ViewState:
         if self.quick_filter != "all":
             return f"No {self.quick_filter} papers — press f to change the filter"
         return ""
+
+
+def _rank(order: str, note) -> object:
+    """A paper's sort key in an order by status or star, read from its annotation (None: a paper without one)."""
+    if order == "status":
+        return STATUS_RANK.get(getattr(note, "status", "unread"), 1)
+    return not getattr(note, "starred", False)  # "starred"

@@ -41,6 +41,7 @@ class PaperListView(ScrollView, can_focus=True):
         "paper-list--tags",
         "paper-list--match",
         "paper-list--divider",
+        "paper-list--marked",
     }
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)

@@ -1,4 +1,4 @@
-"""One row of the paper list: star, status, title (matches highlighted, cut with an ellipsis) and tags."""
+"""One row of the paper list: star, status, mark, title (matches highlighted, cut with an ellipsis) and tags."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ...core.text.normalize import hashtags
 from ..display import row_marks, safe
 
 Spans = Callable[[str], list[tuple[int, int]]]
+MARK = "▸"  # in the space before the title of a marked paper
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class RowLook:
     status: str = "unread"
     tags: tuple[str, ...] = ()
     title: str | None = None
+    marked: bool = False
 
 
 def fit(text: str, cells: int) -> str:
@@ -39,7 +41,7 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     text.append(star, style_of("star"))
     text.append(status, style_of(status_class))
-    text.append(" ")
+    text.append(MARK if look.marked else " ")
     title = safe(title_of(paper, look))
     tags = ("  " + hashtags(look.tags)) if look.tags else ""
     room = max(width - 4 - min(cell_len(tags), width // 3), 8)
@@ -55,4 +57,6 @@ def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str]
         if cell_len(tags) > left:  # cut like the title, never mid-tag without a mark
             tags = fit(tags, left) if left > 4 else ""
         text.append(tags, style_of("tags"))
+    if look.marked:  # the mark, title and tags: the star and status keep their colours
+        text.stylize(style_of("marked"), 2)
     return text

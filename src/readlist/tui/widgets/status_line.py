@@ -1,4 +1,4 @@
-"""The header line: list name, live counts, the active filter and query."""
+"""The header line: list name, live counts, the active filter, query and order, and the papers marked."""
 
 from __future__ import annotations
 
@@ -62,6 +62,9 @@ def header(
     matches: int | None,
     note: str = "",
     partial: int = 0,
+    *,
+    marked: int = 0,
+    order: str = "",
 ) -> Text:
     """The header for `width` cells, as complete as fits (see FITS), never cut inside a word."""
     query = query.strip()
@@ -83,6 +86,10 @@ def header(
             if partial and fit.partial:
                 found.append(partial_text[fit.partial])
             shown.append(found)
+        if order:
+            shown.append(Text(f"sort: {order}", "bold"))
+        if marked:
+            shown.append(Text(f"{marked} marked", "bold reverse"))
         if note:
             shown.append(Text(safe(note), "dim"))
         return shown

@@ -34,6 +34,7 @@ EXTRA = (
     ("Search bar", 'words "phrase" -word', "All words must match; exact phrase; exclude a word"),
     *query_rows(),
     ("List", "Esc", "Clear the search; after a related-paper jump, bring back the search and filter it cleared"),
+    ("List", "Esc", "With papers marked (v, V): clear the marks first, asking when there are many"),
     ("Anywhere", "Tab / Shift+Tab", "Move between the search bar, the list and the detail pane"),
     ("Anywhere", "Ctrl+P", "Command palette: every action, and jump to a paper by title"),
     ("Anywhere", "Mouse", "Click a row to select it (double-click opens it); the wheel scrolls"),
