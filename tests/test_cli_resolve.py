@@ -194,6 +194,13 @@ def test_a_query_chooses_the_papers_looked_up(run, services):
     assert bad.exit_code == 2 and bad.stderr.startswith("readlist: -q: ")
 
 
+def test_a_query_with_no_words_sends_nothing_rather_than_every_paper(run, services):
+    for query in ("title:", '""', "is:missing"):
+        result = run("resolve", "-q", query)
+        assert result.exit_code == 2 and len(result.stderr.splitlines()) == 1, query
+    assert not services.arxiv.requests and not run.db.exists()
+
+
 def closed_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

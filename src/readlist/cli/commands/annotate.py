@@ -18,7 +18,7 @@ from ...core.store.note_edits import note_size_error
 from ...core.text.normalize import quoted, strip_control
 from ..context import Context, fail
 from ..output import echo_json, paper_line
-from .search import QueryCommand, titles_for
+from .search import QueryCommand, matching_papers
 
 
 def _line(paper: Paper, ann: Annotation) -> str:
@@ -47,32 +47,18 @@ QUERY_HELP = "The papers matching Q (as in `search`; those missing a word are le
 
 def chosen_papers(ctx: Context, refs: Sequence[str], query: str | None) -> list[Paper]:
     """The papers a command changes: those REFs name (each once, in the order given), or those matching all of
-    QUERY; never both. A QUERY matching nothing is an error, as is one that cannot match (empty, is:missing)."""
+    QUERY; never both. A QUERY matching nothing is an error, as is one that cannot choose papers (see
+    matching_papers)."""
     if refs and query is not None:
         fail(f"give papers (REF) or -q QUERY, not both ({quoted(refs[0])} and -q {quoted(query)})")
     if query is None:
         if not refs:
             fail("name the papers: REF... (an id, a unique id prefix or #N), or -q QUERY")
         return list({paper.id: paper for paper in map(ctx.paper, refs)}.values())
-    from ...core.search.cache import load_or_build
-    from ...core.search.query import QueryError, parse
-
-    try:
-        parsed = parse(query)
-    except QueryError as exc:
-        fail(f"-q: {exc}")
-    if not parsed.terms:
-        fail(f"-q {quoted(query)}: no words to search for (it would match every paper; name them with REF...)")
-    if parsed.asks_for_missing:
-        fail("-q is:missing: those papers are not in this list, so none can be changed from it")
-    papers = ctx.paper_list.papers
-    titles_for(papers, query)
-    result = load_or_build(papers).search(query, ctx.store.all())
-    if result.error:
-        fail(f"-q: {result.error}")
-    if not result.full_matches:
+    chosen = matching_papers(ctx, query)
+    if not chosen:
         fail(f"-q {quoted(query)}: no paper matches every word; nothing changed")
-    return [papers[position] for position in sorted(result.positions[: result.full_matches])]
+    return chosen
 
 
 @click.command("star")

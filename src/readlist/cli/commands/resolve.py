@@ -103,18 +103,9 @@ def _chosen(ctx: Context, refs: tuple[str, ...], everything: bool, query: str | 
         return list(papers)
     if refs:
         return list({paper.id: paper for paper in (ctx.paper(ref) for ref in refs)}.values())
-    from ...core.export.formats import select
-    from ...core.search.cache import load_or_build
-    from ...core.search.index import QueryError
-    from .search import annotations_of, titles_for
+    from .search import matching_papers
 
-    if not (query or "").strip():
-        fail("-q: an empty query matches no paper")
-    titles_for(papers, query)
-    try:
-        return select(papers, annotations_of(ctx), query, index=load_or_build(papers))
-    except QueryError as exc:
-        fail(f"-q: {exc}")
+    return matching_papers(ctx, query)
 
 
 def _settings(sources: tuple[str, ...]):

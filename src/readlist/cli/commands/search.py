@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ...core.store.annotation import title_of
-from ...core.text.normalize import strip_control
+from ...core.text.normalize import quoted, strip_control
 from ..context import Context, fail
 from ..output import echo_json
 
@@ -22,6 +22,30 @@ def titles_for(papers, query: str | None) -> None:
         from ...core.papers.title_cache import derive_all
 
         derive_all(papers)
+
+
+def matching_papers(ctx: Context, query: str) -> list:
+    """The papers matching all of a command's -q `query` (those missing a word left out), in list order. A query that
+    cannot choose papers ends the command in one line: one with no words (it would match every paper), `is:missing`
+    (those papers are not in the list), one that does not parse."""
+    from ...core.export.formats import select
+    from ...core.search.cache import load_or_build
+    from ...core.search.query import QueryError, parse
+
+    try:
+        parsed = parse(query)
+    except QueryError as exc:
+        fail(f"-q: {exc}")
+    if not parsed.terms:
+        fail(f"-q {quoted(query)}: no words to search for (it would match every paper)")
+    if parsed.asks_for_missing:
+        fail("-q is:missing: those papers are not in this list, so none can be chosen from it")
+    papers = ctx.paper_list.papers
+    titles_for(papers, query)
+    try:
+        return select(papers, annotations_of(ctx), query, index=load_or_build(papers))
+    except QueryError as exc:
+        fail(f"-q: {exc}")
 
 
 def annotations_of(ctx: Context) -> dict:
