@@ -1,5 +1,5 @@
 """The main screen's actions that move around and look at papers (no annotation changes): panes and focus, the quick
-filter, jumps to a paper, its link and the clipboard, the help and progress dialogs."""
+filter, jumps to a paper, its links and the clipboard, the help and progress dialogs."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import webbrowser
 from itertools import chain
 from typing import TYPE_CHECKING
 
+from ...core.papers.links import LinkSettingError, paper_links, source_links, web_search, web_search_template
 from ..widgets.detail_body import DetailBody
 from ..widgets.search_bar import SearchBar
 
@@ -101,14 +102,37 @@ class Navigator:
             screen.app.clear_notifications()
 
     def action_open_link(self) -> None:
+        """Open the paper's best link: its PDF, its page, DOI or arXiv page, a link in its abstract, else a web
+        search for it (core/papers/links.py says the order)."""
         paper = self.screen.selected_paper()
         if paper is None:
             return
-        urls = [url for url in paper.urls if url.lower().startswith(("http://", "https://"))]
-        if not urls:
-            self.screen.notify("This paper has no links", severity="warning", timeout=2)
+        links = source_links(paper)
+        link = links[0] if links else web_search(paper, self.screen.listed_title(paper), self._web_search())
+        self.screen.run_in_thread(self.open_url, link.url)
+
+    def action_pick_link(self) -> None:
+        """A dialog listing every link to the paper, best first; Enter opens the one chosen."""
+        from .dialogs.links import LinksScreen
+
+        paper = self.screen.selected_paper()
+        if paper is None:
             return
-        self.screen.run_in_thread(self.open_url, urls[0])
+        title = self.screen.listed_title(paper)
+        links = paper_links(paper, title, self._web_search())
+        self.screen.app.push_screen(LinksScreen(title, links), self._open_chosen)
+
+    def _open_chosen(self, url: str | None) -> None:
+        if url is not None:
+            self.screen.run_in_thread(self.open_url, url)
+
+    def _web_search(self) -> str | None:
+        """The web search's template (READLIST_WEB_SEARCH); one that cannot make a link is said, and arXiv's used."""
+        try:
+            return web_search_template()
+        except LinkSettingError as exc:
+            self.screen.notify(f"{exc} — searching arXiv instead", severity="warning", markup=False, timeout=10)
+            return None
 
     def open_url(self, url: str) -> None:
         """Open the link off the UI thread (finding a browser takes a moment), then say whether it opened."""
