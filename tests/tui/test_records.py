@@ -6,10 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from readlist.core.papers.formats import load_papers
+from readlist.core.papers.paper import Paper, PaperList, Record
 from readlist.tui.app import ReadlistApp
 from readlist.tui.screens.dialogs.links import LinksScreen
+from readlist.tui.screens.dialogs.title import TitleScreen
+from readlist.tui.widgets.detail_body import DetailBody
 
-from .conftest import notifications, settle, wait_for_screen, wait_until, widget_text
+from .conftest import notifications, screen_text, settle, wait_for_screen, wait_until, widget_text
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -74,3 +77,68 @@ async def test_the_web_search_setting_chooses_the_search_and_a_bad_one_is_said(t
         assert "Search arXiv for the title" in widget_text(app, "#links-list")
         told = [n.message for n in notifications(app)]
         assert any(m.startswith("READLIST_WEB_SEARCH is 'altavista': expected 'arxiv' or 'scholar'") for m in told)
+
+
+def detail_text(app) -> str:
+    return app.main_screen.query_one(DetailBody).plain
+
+
+async def test_the_detail_pane_shows_authors_venue_year_ids_and_labelled_links(tmp_path):
+    app = fixture_app(tmp_path, "arxiv-3.atom")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        lines = detail_text(app).splitlines()
+        assert lines[:4] == [
+            "Meta-Reinforcement Learning for Building Energy Management System",  # a given title: no origin line
+            f"#1 · {app.papers.papers[0].id}  ☆ not starred  ○ unread",
+            "Jane Doe, Richard Roe",
+            "2022 · arXiv 2210.12590 · DOI 10.48550/arXiv.2210.12590",
+        ]
+        links = lines.index("Links")
+        assert lines[links : links + 5] == [
+            "Links",
+            "  http://arxiv.org/pdf/2210.12590v2  PDF",
+            "  http://arxiv.org/abs/2210.12590v2  Landing page",
+            "  https://doi.org/10.48550/arXiv.2210.12590  DOI",
+            "  https://arxiv.org/abs/2210.12590  arXiv abstract page",
+        ]
+        await pilot.press("j")
+        await settle(pilot)
+        assert "ICML 2023 · arXiv 2305.15786" in detail_text(app)  # a venue naming its year is not given it twice
+
+
+async def test_many_authors_are_shortened_and_record_text_is_never_markup(tmp_path):
+    authors = "; ".join(f"Author{n} Family{n}" for n in range(1, 10)) + "; [bold]Mallory[/bold] \x1b[2JEvil"
+    rows = f'title,abstract,authors,venue,year\nA Title,"We study graphs.","{authors}",[red]Venue[/red],2024\n'
+    papers_file = tmp_path / "list.csv"
+    papers_file.write_text(rows, encoding="utf-8")
+    app = ReadlistApp(load_papers(papers_file), tmp_path / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        lines = detail_text(app).splitlines()
+        assert (
+            lines[2]
+            == "Author1 Family1, Author2 Family2, Author3 Family3, Author4 Family4, … [bold]Mallory[/bold] Evil"
+        )
+        assert lines[3] == "[red]Venue[/red] 2024"
+        assert "\x1b" not in detail_text(app) and "[2J" not in screen_text(app)
+
+
+async def test_the_detail_pane_says_where_a_title_comes_from(tmp_path):
+    found = Record(found_title="Found Online", found_by="arxiv+dblp")
+    papers = [
+        Paper(id="a" * 12, index=1, text="We derive a title from this abstract about graphs."),
+        Paper(id="b" * 12, index=2, text="Another abstract, about tables.", record=found),
+    ]
+    app = ReadlistApp(PaperList("list.txt", "list", tuple(papers)), tmp_path / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert detail_text(app).splitlines()[1] == "title derived from the abstract"
+        await pilot.press("j")
+        await settle(pilot)
+        assert detail_text(app).splitlines()[:2] == ["Found Online", "title found on arXiv (with DBLP)"]
+        await pilot.press("T")
+        await wait_for_screen(pilot, TitleScreen)
+        await pilot.press("ctrl+u", *"Mine", "enter")
+        await settle(pilot)
+        assert detail_text(app).splitlines()[:2] == ["Mine", "your title"]

@@ -19,6 +19,7 @@ WEB_SEARCHES = {
     "scholar": "https://scholar.google.com/scholar?q=%22{sentence}%22",  # Google Scholar's exact-phrase search
 }
 DEFAULT_WEB_SEARCH = "arxiv"
+IN_ABSTRACT = "Link in the abstract"  # the label of a link found in the abstract's text
 _SEARCH_LABELS = {
     WEB_SEARCHES["arxiv"]: "Search arXiv for the title",
     WEB_SEARCHES["scholar"]: "Search Google Scholar for the first sentence",
@@ -89,7 +90,7 @@ def source_links(paper: Paper) -> list[Link]:
         if paper.arxiv_id:
             add("arXiv abstract page", "https://arxiv.org/abs/" + quote(paper.arxiv_id, safe="/"))
     for url in paper.urls:
-        add("Link in the abstract", url)
+        add(IN_ABSTRACT, url)
     return found
 
 
