@@ -142,3 +142,27 @@ async def test_the_detail_pane_says_where_a_title_comes_from(tmp_path):
         await pilot.press("ctrl+u", *"Mine", "enter")
         await settle(pilot)
         assert detail_text(app).splitlines()[:2] == ["Mine", "your title"]
+
+
+async def test_rows_show_year_and_first_author_only_when_the_list_has_them(tmp_path):
+    app = fixture_app(tmp_path, "arxiv-3.bib")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        rows = [app.main_screen.paper_list.render_line(y).text for y in range(3)]
+        assert [row[:28] for row in rows] == [
+            " ○ 2022 Doe       Meta-Reinf",
+            " ○ 2023 Müller    Theoretica",
+            " ○ 2023 Roe       Agent-OM: ",
+        ]
+        assert all(row.rstrip().endswith("…") for row in rows[:2])  # the title is cut to the room left
+    plain = fixture_app(tmp_path, "arxiv-3.txt")  # arXiv ids from its sidecar, but no year or author
+    async with plain.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert plain.main_screen.paper_list.render_line(0).text.startswith(" ○ Meta-Reinforcement Learning for")
+
+
+async def test_a_narrow_list_leaves_the_column_out(tmp_path):
+    app = fixture_app(tmp_path, "arxiv-3.bib")
+    async with app.run_test(size=(38, 24)) as pilot:
+        await settle(pilot)
+        assert app.main_screen.paper_list.render_line(0).text.startswith(" ○ Meta-Reinforcement")
