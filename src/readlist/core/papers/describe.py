@@ -56,6 +56,11 @@ def identifiers(paper: Paper) -> str:
     return " · ".join(ids)
 
 
+def where_and_ids(paper: Paper) -> str:
+    """The venue, year and ids on one line: 'CoRR 2022 · arXiv 2210.12590 · DOI 10.48550/arXiv.2210.12590'."""
+    return " · ".join(part for part in (venue_and_year(paper), identifiers(paper)) if part)
+
+
 def title_origin(paper: Paper, own_title: str | None = None) -> str:
     """Where the title shown comes from: "yours" (`T`), else the paper's `title_origin` (given, found, derived)."""
     return "yours" if own_title else paper.title_origin

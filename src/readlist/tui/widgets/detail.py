@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from ...core.papers.describe import identifiers, short_authors, title_origin_line, venue_and_year
+from ...core.papers.describe import short_authors, title_origin_line, where_and_ids
 from ...core.papers.links import IN_ABSTRACT, source_links
 from ...core.papers.paper import Paper
 from ...core.store.annotation import title_of
@@ -77,7 +77,7 @@ def _append_record(text: Text, paper: Paper) -> None:
     if paper.authors:
         text.append("\n")
         text.append(safe(short_authors(paper.authors)), "italic")
-    where = " · ".join(part for part in (venue_and_year(paper), identifiers(paper)) if part)
+    where = where_and_ids(paper)
     if where:
         text.append("\n")
         text.append(safe(where))
