@@ -220,6 +220,7 @@ async def test_open_link_without_a_browser_shows_the_link(app, monkeypatch):
         told = [n.message for n in notifications(app)]
         assert any(m.startswith("Could not open a browser for https://example.org/fastdiff") for m in told)
         assert not any(m.startswith(("Opening", "Opened")) for m in told)
+        assert app.clipboard == "https://example.org/fastdiff"  # to paste into a browser elsewhere
 
 
 async def test_copy_puts_title_and_abstract_on_clipboard(app):

@@ -146,7 +146,9 @@ class Navigator:
         if opened:
             self.screen.notify(f"Opened {url}", markup=False, timeout=2)
             return
-        message = f"Could not open a browser for {url} — y copies the title and abstract, with the link"
+        # Most links are not in the abstract (a PDF, a web search): copied on their own, for a browser elsewhere.
+        self.screen.app.copy_to_clipboard(url)
+        message = f"Could not open a browser for {url} — the link is copied to the clipboard"
         self.screen.notify(message, severity="warning", markup=False, timeout=10)
 
     def action_copy(self) -> None:
