@@ -61,6 +61,13 @@ def test_a_paper_without_links_is_searched_for_on_the_web():
     )
 
 
+def test_a_record_without_an_abstract_is_searched_for_by_its_title_in_either_search():
+    bare = paper(Record(year=2020), text="", title="Attention Is All You Need")
+    assert best_link(bare, bare.title, WEB_SEARCHES["scholar"]).url == (
+        "https://scholar.google.com/scholar?q=%22Attention+Is+All+You+Need%22"
+    )
+
+
 def test_links_that_are_not_web_pages_are_left_out():
     record = Record(pdf_url="javascript:alert(1)", url="file:///etc/passwd", doi="https://doi.org/10.5/y")
     links = paper_links(paper(record, text="No links here."), "T")
