@@ -96,3 +96,67 @@ def test_duplicate_records_are_counted_as_records(run, tmp_path):
     result = run(papers, "list")
     assert result.exit_code == 0
     assert f"readlist: {papers}: dropped 1 duplicate record(s)" in result.stderr
+
+
+def test_show_prints_the_record_its_named_links_and_where_the_title_comes_from(run):
+    lines = run(FIXTURES / "arxiv-3.atom", "show", "#2").stdout.splitlines()
+    assert lines[:6] == [
+        TITLES[1],
+        lines[1],
+        "not starred · unread",
+        "Ana Müller, Jane Doe, Jan van der Berg",
+        "ICML 2023 · arXiv 2305.15786 · DOI 10.48550/arXiv.2305.15786",
+        "title from the file",
+    ]
+    assert lines[-4:] == [
+        "http://arxiv.org/pdf/2305.15786v2  PDF",
+        "http://arxiv.org/abs/2305.15786v2  Landing page",
+        "https://doi.org/10.48550/arXiv.2305.15786  DOI",
+        "https://arxiv.org/abs/2305.15786  arXiv abstract page",
+    ]
+    plain = run(FIXTURES / "arxiv-3.txt", "show", "#1", "--json")  # given titles, ids from the sidecar
+    assert run(FIXTURES / "arxiv-3.txt", "title", "#1", "Mine").exit_code == 0
+    assert run(FIXTURES / "arxiv-3.txt", "show", "#1").stdout.splitlines()[3:5] == ["arXiv 2210.12590", "your title"]
+    shown = json.loads(plain.stdout)
+    assert shown["title_origin"] == "given"
+    assert shown["links"] == [{"label": "arXiv abstract page", "url": "https://arxiv.org/abs/2210.12590"}]
+
+
+def test_show_says_a_title_is_derived(run, tmp_path):
+    papers = tmp_path / "abstracts.txt"
+    papers.write_text("We study graphs and trees in depth. See https://example.org/code for code.\n", encoding="utf-8")
+    result = run(papers, "show", "#1")
+    assert result.stdout.splitlines()[3] == "title derived from the abstract"
+    assert result.stdout.splitlines()[-1] == "https://example.org/code"  # a link in the abstract, as before
+    assert json.loads(run(papers, "show", "#1", "--json").stdout)["title_origin"] == "derived"
+
+
+def test_open_prints_or_opens_the_best_link(run, tmp_path, monkeypatch):
+    assert run(FIXTURES / "arxiv-3.csv", "open", "#1", "--print").stdout == "https://arxiv.org/pdf/2210.12590\n"
+    assert run(FIXTURES / "arxiv-3.jsonl", "open", "#1", "--print").stdout == "https://arxiv.org/abs/2210.12590\n"
+    papers = tmp_path / "abstracts.txt"
+    papers.write_text("Graph Rewiring\nWe study graphs and trees in depth.\n", encoding="utf-8")
+    searched = run(papers, "open", "#1", "--print").stdout
+    assert searched == "https://arxiv.org/search/?query=Graph+Rewiring&searchtype=all\n"
+    opened = []
+    monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
+    result = run(FIXTURES / "arxiv-3.csv", "open", "#2")
+    assert result.exit_code == 0 and opened == ["https://arxiv.org/pdf/2305.15786"]
+    monkeypatch.setattr("webbrowser.open", lambda url: False)
+    result = run(FIXTURES / "arxiv-3.csv", "open", "#2")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "readlist: found no browser to open https://arxiv.org/pdf/2305.15786 " \
+                                             "(open --print prints the link)"  # fmt: skip
+
+
+def test_open_refuses_a_web_search_setting_it_cannot_use_in_one_line(run, tmp_path, monkeypatch):
+    papers = tmp_path / "abstracts.txt"
+    papers.write_text("Graph Rewiring\nWe study graphs and trees in depth.\n", encoding="utf-8")
+    monkeypatch.setenv("READLIST_WEB_SEARCH", "scholar")
+    assert run(papers, "open", "#1", "--print").stdout == (
+        "https://scholar.google.com/scholar?q=%22We+study+graphs+and+trees+in+depth%22\n"
+    )
+    monkeypatch.setenv("READLIST_WEB_SEARCH", "https://example.org/search")
+    result = run(papers, "open", "#1", "--print")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("readlist: READLIST_WEB_SEARCH is ")

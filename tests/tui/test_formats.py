@@ -35,6 +35,6 @@ async def test_titles_found_online_show_in_the_list_and_the_detail_pane(tmp_path
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         shown = screen_text(app)
-        assert "│ ○ FastDiff: Four-Step Distilled" in shown  # its row
+        assert "│ ○      Lovelace  FastDiff: Four-Step" in shown  # its row, with its first author in the column
         assert "│ FastDiff: Four-Step Distilled Diffusion Sampling " in shown  # the detail pane
         assert app.papers.papers[0].authors == ("Ada Lovelace",)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote_plus
+
 from textual import events
 
 from readlist.tui.screens.dialogs.help import HelpScreen
@@ -109,7 +111,7 @@ async def test_keys_that_act_on_a_paper_say_so_in_an_empty_view(app):
         await settle(pilot)
         await pilot.press("slash", *"xyzzyq", "enter")
         await settle(pilot)
-        for key in ("n", "t", "T", "y", "o", "x", "R"):
+        for key in ("n", "t", "T", "y", "o", "O", "x", "R"):
             notifications(app).clear()
             await pilot.press(key)
             await pilot.pause()
@@ -154,7 +156,7 @@ async def test_enter_toggles_detail_in_narrow_layout(app):
         await pilot.press("enter")
         await settle(pilot)
         assert main.query_one(DetailPane).region.width == 60 - 0
-        assert "Links" in screen_text(app)
+        assert "needs four steps. Code:" in screen_text(app)  # the abstract, in the detail pane
         await pilot.press("enter")
         await settle(pilot)
         assert main.paper_list.region.width > 0
@@ -195,7 +197,7 @@ async def test_click_selects_row(app):
         assert plist.cursor == 2
 
 
-async def test_open_link_uses_browser_for_http_only(app, monkeypatch):
+async def test_open_link_opens_the_abstracts_link_else_a_web_search_for_the_title(app, monkeypatch):
     opened = []
     monkeypatch.setattr("webbrowser.open", lambda url: opened.append(url) or True)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -203,9 +205,10 @@ async def test_open_link_uses_browser_for_http_only(app, monkeypatch):
         await pilot.press("o")
         await settle(pilot)
         assert opened == ["https://example.org/fastdiff"]
-        await pilot.press("j", "o")
+        await pilot.press("j", "o")  # no link in this abstract: searched for on arXiv (it opened nothing)
         await settle(pilot)
-        assert opened == ["https://example.org/fastdiff"]
+        title = app.main_screen.listed_title(app.papers.papers[1])
+        assert opened[1] == f"https://arxiv.org/search/?query={quote_plus(title)}&searchtype=all"
 
 
 async def test_open_link_without_a_browser_shows_the_link(app, monkeypatch):
@@ -217,6 +220,7 @@ async def test_open_link_without_a_browser_shows_the_link(app, monkeypatch):
         told = [n.message for n in notifications(app)]
         assert any(m.startswith("Could not open a browser for https://example.org/fastdiff") for m in told)
         assert not any(m.startswith(("Opening", "Opened")) for m in told)
+        assert app.clipboard == "https://example.org/fastdiff"  # to paste into a browser elsewhere
 
 
 async def test_copy_puts_title_and_abstract_on_clipboard(app):

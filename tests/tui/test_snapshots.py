@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from readlist.core.papers.formats import load_papers
 from readlist.core.papers.reader import parse_text
 from readlist.tui.app import ReadlistApp
 from readlist.tui.screens.dialogs.help import HelpScreen
+from readlist.tui.screens.dialogs.links import LinksScreen
 
 from .conftest import related_shown, settle, wait_for_screen, wait_until
 
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 # Title lines keep these snapshots independent of how titles are derived.
 TITLED = """Snapshot list
 
@@ -102,3 +107,26 @@ def test_sort_orders(snap_compare, snapshot_app):
         await steady(pilot)
 
     assert snap_compare(snapshot_app(), terminal_size=(120, 40), run_before=sorted_by_status)
+
+
+def test_record_list(snap_compare, tmp_path):
+    """A BibTeX list: the year-and-author column, and the detail pane's authors, venue, ids and named links."""
+    app = ReadlistApp(load_papers(FIXTURES / "arxiv-3.bib"), tmp_path / "db.json", cursor_blink=False)
+
+    async def second_paper(pilot):
+        await steady(pilot)
+        await pilot.press("j")
+        await steady(pilot)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=second_paper)
+
+
+def test_links_dialog(snap_compare, tmp_path):
+    app = ReadlistApp(load_papers(FIXTURES / "arxiv-3.atom"), tmp_path / "db.json", cursor_blink=False)
+
+    async def links(pilot):
+        await steady(pilot)
+        await pilot.press("O")
+        await wait_for_screen(pilot, LinksScreen)
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=links)

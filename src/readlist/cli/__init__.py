@@ -18,6 +18,7 @@ from .usage_errors import GivenPath
 COMMANDS = {
     "list": "papers:list_command",
     "show": "papers:show_command",
+    "open": "papers:open_command",
     "search": "search:search_command",
     "star": "annotate:star_command",
     "unstar": "annotate:unstar_command",
@@ -41,6 +42,9 @@ COMMANDS = {
     lazy_commands=COMMANDS,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
+    epilog="Env: READLIST_WEB_SEARCH, the web search that `o` and `readlist open` give a paper without a link: "
+    "arxiv (the default: arXiv, for the title), scholar (Google Scholar, for the first sentence), or an http(s) URL "
+    "holding {title} or {sentence}.",
 )
 @click.option(
     "--papers",

@@ -11,6 +11,8 @@ from typing import Any
 
 import click
 
+from ..core.papers.describe import title_origin, title_origin_line, where_and_ids
+from ..core.papers.links import IN_ABSTRACT, source_links
 from ..core.papers.paper import Paper
 from ..core.store.annotation import Annotation, missing_title, title_of
 from ..core.text.normalize import escape_controls_in_json, hashtags, strip_control, to_plain
@@ -86,6 +88,29 @@ def paper_dict(paper: Paper, ann: Annotation) -> dict:
     if ann.title:
         out["title"] = ann.title  # the user's title wins over the derived one
     return out | annotation_dict(ann)
+
+
+def record_lines(paper: Paper, ann: Annotation) -> list[str]:
+    """What `show` prints of the paper's record, a line each: all its authors, its venue, year and ids, and where the
+    title shown comes from ('title derived from the abstract')."""
+    lines = [", ".join(paper.authors)] if paper.authors else []
+    if where := where_and_ids(paper):
+        lines.append(where)
+    lines.append(title_origin_line(paper, ann.title))
+    return [strip_control(line) for line in lines]
+
+
+def link_lines(paper: Paper) -> list[str]:
+    """The paper's links, best first, a line each: a link of its record followed by what it leads to ('PDF'), a link
+    in its abstract alone."""
+    links = source_links(paper)
+    return [strip_control(link.url if link.label == IN_ABSTRACT else f"{link.url}  {link.label}") for link in links]
+
+
+def record_dict(paper: Paper, ann: Annotation) -> dict:
+    """What `show --json` adds: where the title comes from (yours, given, found, derived), the links best first."""
+    links = [{"label": link.label, "url": link.url} for link in source_links(paper)]
+    return {"title_origin": title_origin(paper, ann.title), "links": links}
 
 
 def printed_title(paper: Paper, ann: Annotation) -> str:

@@ -162,8 +162,15 @@ ACTIONS: tuple[Action, ...] = (
     ),
     # Elsewhere
     Action(
-        "o", "open_link", "Open link", "Open the paper's first link in the browser", "Other", show=False, by="navigator"
+        "o",
+        "open_link",
+        "Open link",
+        "Open the paper's PDF or page, else a web search",
+        "Other",
+        show=False,
+        by="navigator",
     ),
+    Action("O", "pick_link", "Links", "Pick one of the paper's links to open", "Other", show=False, by="navigator"),
     Action("x", "export", "Export", "Export notes: Markdown, JSON, CSV or BibTeX", "Other", show=False, by="exporter"),
     Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False, by="navigator"),
     Action("question_mark", "help", "Help", "Show all keys", "Other", by="navigator"),

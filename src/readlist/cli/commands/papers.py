@@ -1,14 +1,25 @@
-"""`readlist list` and `readlist show`, with each paper's star, status, tags and note."""
+"""`readlist list` and `readlist show`, with each paper's star, status, tags and note, and `readlist open`, its best
+link."""
 
 from __future__ import annotations
 
 import click
 
 from ...core.papers.title_cache import derive_all
-from ...core.store.annotation import STATUSES, Annotation
+from ...core.store.annotation import STATUSES, Annotation, title_of
 from ...core.text.normalize import strip_control
 from ..context import Context, fail
-from ..output import echo_json, echo_note, marks_line, paper_dict, paper_line, printed_title
+from ..output import (
+    echo_json,
+    echo_note,
+    link_lines,
+    marks_line,
+    paper_dict,
+    paper_line,
+    printed_title,
+    record_dict,
+    record_lines,
+)
 
 DERIVE_VS_READ = 100  # deriving a title costs about as much as reading 100 from the title cache
 
@@ -77,15 +88,47 @@ def show_command(ctx: Context, ref: str, as_json: bool) -> None:
         return
     ann = ctx.store.get(paper.id)
     if as_json:
-        echo_json(paper_dict(paper, ann))
+        echo_json(paper_dict(paper, ann) | record_dict(paper, ann))
         return
     click.echo(printed_title(paper, ann))
     click.echo(f"#{paper.index} · {paper.id}")
     click.echo(marks_line(ann))
+    for line in record_lines(paper, ann):
+        click.echo(line)
     click.echo()
     click.echo(strip_control(paper.plain))
-    if paper.urls:
+    links = link_lines(paper)
+    if links:
         click.echo()
-        for url in paper.urls:
-            click.echo(strip_control(url))
+        for line in links:
+            click.echo(line)
     echo_note(ann)
+
+
+@click.command("open")
+@click.argument("ref")
+@click.option("--print", "print_only", is_flag=True, help="Print the link instead of opening it.")
+@click.pass_obj
+def open_command(ctx: Context, ref: str, print_only: bool) -> None:
+    """Open a paper's best link in the browser: its PDF, its page, its DOI's or arXiv page, a link in its abstract,
+    else a web search for it (READLIST_WEB_SEARCH)."""
+    import webbrowser
+
+    from ...core.papers.links import LinkSettingError, best_link, web_search_template
+    from ...core.papers.refs import RefError, resolve
+
+    try:
+        paper = resolve(ref, ctx.paper_list.papers)
+        link = best_link(paper, title_of(paper, ctx.store.get(paper.id)), web_search_template())
+    except (RefError, LinkSettingError) as exc:
+        fail(str(exc))
+    if print_only:
+        click.echo(link.url)
+        return
+    try:
+        opened = webbrowser.open(link.url)
+    except webbrowser.Error:  # no browser registered
+        opened = False
+    if not opened:
+        fail(f"found no browser to open {link.url} (open --print prints the link)")
+    click.echo(f"Opened {link.url}  ({link.label})")

@@ -1,6 +1,6 @@
 """The main screen's actions that move around and look at papers (no annotation changes): panes and focus, the quick
-filter and the order, jumps to a paper, its link and the clipboard (the marked papers', when there are any), the help
-and progress dialogs."""
+filter and the order, jumps to a paper, its links and the clipboard (the marked papers', when there are any), the
+help and progress dialogs."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import webbrowser
 from itertools import chain
 from typing import TYPE_CHECKING
 
+from ...core.papers.links import LinkSettingError, paper_links, source_links, web_search, web_search_template
 from ..widgets.detail_body import DetailBody
 from ..widgets.search_bar import SearchBar
 from .marker import marked_count
@@ -112,14 +113,37 @@ class Navigator:
             screen.app.clear_notifications()
 
     def action_open_link(self) -> None:
+        """Open the paper's best link: its PDF, its page, DOI or arXiv page, a link in its abstract, else a web
+        search for it (core/papers/links.py says the order)."""
         paper = self.screen.selected_paper()
         if paper is None:
             return
-        urls = [url for url in paper.urls if url.lower().startswith(("http://", "https://"))]
-        if not urls:
-            self.screen.notify("This paper has no links", severity="warning", timeout=2)
+        links = source_links(paper)
+        link = links[0] if links else web_search(paper, self.screen.listed_title(paper), self._web_search())
+        self.screen.run_in_thread(self.open_url, link.url)
+
+    def action_pick_link(self) -> None:
+        """A dialog listing every link to the paper, best first; Enter opens the one chosen."""
+        from .dialogs.links import LinksScreen
+
+        paper = self.screen.selected_paper()
+        if paper is None:
             return
-        self.screen.run_in_thread(self.open_url, urls[0])
+        title = self.screen.listed_title(paper)
+        links = paper_links(paper, title, self._web_search())
+        self.screen.app.push_screen(LinksScreen(title, links), self._open_chosen)
+
+    def _open_chosen(self, url: str | None) -> None:
+        if url is not None:
+            self.screen.run_in_thread(self.open_url, url)
+
+    def _web_search(self) -> str | None:
+        """The web search's template (READLIST_WEB_SEARCH); one that cannot make a link is said, and arXiv's used."""
+        try:
+            return web_search_template()
+        except LinkSettingError as exc:
+            self.screen.notify(f"{exc} — searching arXiv instead", severity="warning", markup=False, timeout=10)
+            return None
 
     def open_url(self, url: str) -> None:
         """Open the link off the UI thread (finding a browser takes a moment), then say whether it opened."""
@@ -133,7 +157,9 @@ class Navigator:
         if opened:
             self.screen.notify(f"Opened {url}", markup=False, timeout=2)
             return
-        message = f"Could not open a browser for {url} — y copies the title and abstract, with the link"
+        # Most links are not in the abstract (a PDF, a web search): copied on their own, for a browser elsewhere.
+        self.screen.app.copy_to_clipboard(url)
+        message = f"Could not open a browser for {url} — the link is copied to the clipboard"
         self.screen.notify(message, severity="warning", markup=False, timeout=10)
 
     def action_copy(self) -> None:

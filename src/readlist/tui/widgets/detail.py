@@ -12,6 +12,8 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from ...core.papers.describe import short_authors, title_origin_line, where_and_ids
+from ...core.papers.links import IN_ABSTRACT, source_links
 from ...core.papers.paper import Paper
 from ...core.store.annotation import title_of
 from ...core.text.normalize import hashtags, strip_control
@@ -35,6 +37,9 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> T
     text = Text()
     text.append(safe(title_of(paper, look)), "bold")
     text.append("\n")
+    if look.title or paper.title_origin != "given":  # a title the file gives goes without saying
+        text.append(safe(title_origin_line(paper, look.title)), "dim italic")
+        text.append("\n")
     _, mark, _ = row_marks(look.starred, look.status)
     text.append(f"#{paper.index} · {paper.id}", "dim")
     text.append("  ★ starred" if look.starred else "  ☆ not starred", "bold yellow" if look.starred else "dim")
@@ -42,6 +47,8 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> T
     if look.tags:
         text.append("  tags: ")
         text.append(hashtags(look.tags), "cyan")
+    if paper.record is not None:
+        _append_record(text, paper)
     text.append("\n\n")
     if note.strip():  # the user's own words first: they are what they come back for
         text.append("Note\n", "bold")
@@ -52,14 +59,28 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> T
         for start, end in spans(body.plain):
             body.stylize("reverse", start, end)
     text.append_text(body)
-    if paper.urls:
+    links = source_links(paper)
+    if links:
         text.append("\n\nLinks", "bold")
-        for url in paper.urls:
+        for link in links:
             text.append("\n  ")
-            text.append(safe(url), "underline")
+            text.append(safe(link.url), "underline")
+            if link.label != IN_ABSTRACT:  # what a link of the record leads to; the abstract's speak for themselves
+                text.append(f"  {link.label}", "dim")
     if not note.strip():
         text.append("\n\nNo note yet — press n to write one.", "dim")
     return text
+
+
+def _append_record(text: Text, paper: Paper) -> None:
+    """The record's authors (shortened when many), then its venue, year and ids, a line each when it has them."""
+    if paper.authors:
+        text.append("\n")
+        text.append(safe(short_authors(paper.authors)), "italic")
+    where = where_and_ids(paper)
+    if where:
+        text.append("\n")
+        text.append(safe(where))
 
 
 class DetailPane(Vertical):

@@ -20,7 +20,7 @@ from textual.strip import Strip
 
 from ...core.papers.paper import Paper
 from ..actions import list_bindings
-from .paper_row import RowLook, render_row
+from .paper_row import RowLook, has_bylines, render_row
 
 Spans = Callable[[str], list[tuple[int, int]]]
 
@@ -29,7 +29,7 @@ DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
 
 
 class PaperListView(ScrollView, can_focus=True):
-    """Rows of `star status title  tags`; the cursor row drives the detail pane."""
+    """Rows of `star status [year author] title  tags`; the cursor row drives the detail pane."""
 
     BINDINGS = [*list_bindings(), Binding("escape", "screen.clear_search", "Clear search", show=False)]
     COMPONENT_CLASSES = {
@@ -42,6 +42,7 @@ class PaperListView(ScrollView, can_focus=True):
         "paper-list--match",
         "paper-list--divider",
         "paper-list--marked",
+        "paper-list--byline",
     }
 
     cursor: reactive[int] = reactive(0, always_update=True, init=False, repaint=False)
@@ -67,6 +68,7 @@ class PaperListView(ScrollView, can_focus=True):
         """
         super().__init__(**kwargs)
         self.papers = papers
+        self.bylines = has_bylines(papers)  # a column of years and first authors, when the list has them
         self.look = look
         self.follow = follow
         self.positions: Sequence[int] = range(len(papers))
@@ -251,4 +253,4 @@ class PaperListView(ScrollView, can_focus=True):
 
     def render_row(self, position: int, width: int) -> Text:
         paper = self.papers[position]
-        return render_row(paper, self.look(paper), width, self.style_of, self.spans)
+        return render_row(paper, self.look(paper), width, self.style_of, self.spans, self.bylines)

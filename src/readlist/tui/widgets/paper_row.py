@@ -1,14 +1,16 @@
-"""One row of the paper list: star, status, mark, title (matches highlighted, cut with an ellipsis) and tags."""
+"""One row of the paper list: star, status, mark, year and first author (when the list has them), title
+(matches highlighted, cut with an ellipsis) and tags."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 
+from ...core.papers.describe import surname
 from ...core.papers.paper import Paper
 from ...core.store.annotation import title_of
 from ...core.text.normalize import hashtags
@@ -16,6 +18,9 @@ from ..display import row_marks, safe
 
 Spans = Callable[[str], list[tuple[int, int]]]
 MARK = "▸"  # in the space before the title of a marked paper
+SURNAME_CELLS = 9  # of the first author's surname in the byline column
+BYLINE_CELLS = 4 + 1 + SURNAME_CELLS + 1  # "2022 van der … "
+BYLINE_MIN_WIDTH = 40  # a narrower list keeps its room for titles
 
 
 @dataclass(frozen=True)
@@ -36,12 +41,35 @@ def fit(text: str, cells: int) -> str:
     return set_cell_size(text, max(cells - 1, 0)).rstrip() + "…"  # padded where a wide character did not fit
 
 
-def render_row(paper: Paper, look: RowLook, width: int, style_of: Callable[[str], Style], spans: Spans | None) -> Text:
+def has_bylines(papers: Sequence[Paper]) -> bool:
+    """Whether any paper has a year or an author: the list then shows them in a column (a plain list of abstracts
+    has neither, and is drawn as it always was)."""
+    return any(paper.record is not None and (paper.year or paper.authors) for paper in papers)
+
+
+def byline(paper: Paper) -> str:
+    """The byline column of a row: '2022 Doe        ', blank where the paper lacks a year or authors."""
+    year = str(paper.year) if paper.year and paper.year < 10000 else ""
+    family = fit(safe(surname(paper.authors[0])), SURNAME_CELLS) if paper.authors else ""
+    return f"{year:<4} {set_cell_size(family, SURNAME_CELLS)} "
+
+
+def render_row(
+    paper: Paper,
+    look: RowLook,
+    width: int,
+    style_of: Callable[[str], Style],
+    spans: Spans | None,
+    bylines: bool = False,
+) -> Text:
     star, status, status_class = row_marks(look.starred, look.status)
     text = Text(no_wrap=True, overflow="ellipsis", end="")
     text.append(star, style_of("star"))
     text.append(status, style_of(status_class))
     text.append(MARK if look.marked else " ")
+    if bylines and width >= BYLINE_MIN_WIDTH:
+        text.append(byline(paper), style_of("byline"))
+        width -= BYLINE_CELLS  # what follows fits the rest, as in a row without the column
     title = safe(title_of(paper, look))
     tags = ("  " + hashtags(look.tags)) if look.tags else ""
     room = max(width - 4 - min(cell_len(tags), width // 3), 8)
