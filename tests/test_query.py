@@ -2,7 +2,7 @@
 
 import pytest
 
-from readlist.core.search.query import OPERATORS, QueryError, Term, parse
+from readlist.core.search.query import OPERATORS, QueryError, Term, parse, year_range
 from readlist.tui.screens.dialogs.help import EXTRA
 from readlist.tui.widgets.search_bar import SearchBar
 
@@ -85,8 +85,58 @@ def test_other_queries_do_not_ask_for_the_missing_papers(query):
 
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda op: op.label)
 def test_every_form_of_the_table_parses_and_the_help_names_it(op):
-    typed = op.label if op.flag else f"{op.label}abc"
-    assert parse(typed + " ").terms == (Term(op.field, op.value if op.flag else "abc"),)
+    value = "2023" if op.field == "year" else "abc"
+    typed = op.label if op.flag else f"{op.label}{value}"
+    assert parse(typed + " ").terms == (Term(op.field, op.value if op.flag else value),)
     help_rows = " ".join(f"{keys} {what}" for group, keys, what in EXTRA if group == "Search bar")
     assert op.label in help_rows
     assert (op.label in SearchBar.LONG_HINT) is op.hint
+
+
+def test_record_fields():
+    q = parse('AUTHOR:hinton year:2023..2025 venue:"neural information" -cat:cs.LG ')
+    assert q.terms == (
+        Term("author", "hinton"),
+        Term("year", "2023..2025"),
+        Term("venue", "neural information", quoted=True),
+        Term("cat", "cs.LG", negated=True),
+    )
+
+
+@pytest.mark.parametrize(
+    "value, years",
+    [("2023", (2023, 2023)), ("2023..2025", (2023, 2025)), ("2023..", (2023, None)), ("..2020", (None, 2020))],
+)
+def test_year_values(value, years):
+    assert year_range(value) == years
+    assert parse(f"year:{value}").terms == (Term("year", value, prefix=True),)
+
+
+@pytest.mark.parametrize(
+    "value, message",
+    [
+        ("abc", "year:abc is not a year (try year:2023, year:2020..2023, year:2020.. or year:..2020)"),
+        ("..", "year:.. is not a year"),
+        ("2023...2024", "year:2023...2024 is not a year"),
+        ("20231", "year:20231 is not a year"),
+        ("2025..2020", "year:2025..2020 ends before it starts (try year:2020..2025)"),
+    ],
+)
+def test_bad_years_are_refused_with_what_to_type(value, message):
+    for query in (f"year:{value} graph", f"graph year:{value} ", f"-year:{value} "):
+        with pytest.raises(QueryError) as info:
+            parse(query)
+        assert str(info.value).startswith(message)
+
+
+@pytest.mark.parametrize("typed", ["year:2023.", "year:2023..20", "year:..", "year:."])
+def test_a_year_range_being_typed_is_not_an_error_yet(typed):
+    assert parse(f"graph {typed}").terms == (Term("word", "graph"),)
+    with pytest.raises(QueryError):
+        parse(f"{typed} graph")
+
+
+@pytest.mark.parametrize("typed", ["year:abc", "year:2025..2020", "year:2023...", "year:12345"])
+def test_a_year_that_cannot_become_one_is_an_error_while_typing(typed):
+    with pytest.raises(QueryError):
+        parse(f"graph {typed}")  # also what `readlist search graph year:abc` parses

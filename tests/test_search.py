@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from readlist.core.papers.paper import Paper
+from readlist.core.papers.paper import Paper, Record
 from readlist.core.search.index import SearchIndex
 from readlist.core.search.query import OPERATORS
 from readlist.core.text.normalize import paper_id
@@ -21,13 +21,33 @@ ABSTRACTS = [
 ]
 
 
-def make(texts):
-    return [Paper(id=paper_id(t), index=n + 1, text=t) for n, t in enumerate(texts)]
+# What the paper file says of some of them (the others have no record).
+RECORDS = {
+    0: Record(
+        authors=("Ada Lovelace", "Kurt Gödel"),
+        year=2019,
+        venue="Advances in Neural Information Processing Systems",
+        categories=("cs.LG", "stat.ML"),
+    ),
+    1: Record(authors=("Grace Hopper",), year=2023, venue="ICML", categories=("cs.CL",)),
+    5: Record(
+        authors=("Alan Turing", "Ada Lovelace"),
+        year=2025,
+        venue="International Conference on Learning Representations",
+        categories=("cs.CV",),
+    ),
+    6: Record(year=2021, categories=("q-bio.BM",)),
+}
+
+
+def make(texts, records=None):
+    records = records or {}
+    return [Paper(id=paper_id(t), index=n + 1, text=t, record=records.get(n)) for n, t in enumerate(texts)]
 
 
 @pytest.fixture(scope="module")
 def papers():
-    return make(ABSTRACTS)
+    return make(ABSTRACTS, RECORDS)
 
 
 @pytest.fixture(scope="module")
@@ -228,9 +248,64 @@ def test_every_form_of_the_query_table_is_evaluated(index, papers, op):
         papers[5].id: Note(status="read", note="compare with score distillation"),
     }
     values = {"title": "graph", "note": "distillation", "tag": "nlp", "id": papers[3].id[:6]}
+    values |= {"author": "lovelace", "year": "2019..2023", "venue": "icml", "cat": "cs"}
     typed = op.label if op.flag else op.label + values[op.field]
     kept, left_out = set(full(index, typed + " ", annotations=notes)), set(full(index, f"-{typed} ", annotations=notes))
     assert kept and left_out and not kept & left_out and kept | left_out == set(range(len(papers)))
+
+
+def test_author_names_are_searched_by_field_and_as_free_words(index):
+    assert full(index, "author:lovelace ") == [0, 5]
+    assert full(index, "author:godel ") == [0]  # accents aside
+    assert full(index, "author:lovlace ") == [0, 5]  # a typo
+    assert full(index, "author:hop") == [1]  # a prefix while typing
+    assert full(index, "author:hop ") == []
+    assert full(index, 'author:"ada lovelace"') == [0, 5]
+    assert full(index, 'author:"lovelace ada"') == []
+    assert full(index, "author:graph ") == []  # a word of the abstract is no name
+    assert full(index, "diffusion -author:lovelace ") == [6]
+    assert full(index, "lovelace ") == [0, 5]  # a name without the field finds the paper
+    assert full(index, "lovelace diffusion ") == [5]
+    assert full(index, '"kurt godel"') == [0]
+    assert index.search("turing ").matched_terms(5) == ["turing"]
+
+
+def test_the_names_rank_a_paper_as_a_word_of_its_abstract_would():
+    texts = ["We study the Hopper environment in reinforcement learning.", "Bandits and regret bounds for control."]
+    index = SearchIndex.build(make(texts, {1: Record(authors=("Grace Hopper",))}))
+    assert sorted(full(index, "hopper ")) == [0, 1]
+    assert all(score > 0 for score in index.search("hopper ").scores)
+
+
+def test_year_field(index):
+    assert full(index, "year:2023 ") == [1]
+    assert sorted(full(index, "year:2021..2023 ")) == [1, 6]
+    assert sorted(full(index, "year:2023.. ")) == [1, 5]
+    assert full(index, "year:..2020 ") == [0]
+    assert sorted(full(index, "-year:2019..2023 ")) == [2, 3, 4, 5, 7]  # papers without a year too
+    assert "year:abc is not a year" in index.search("graph year:abc").error
+    assert "ends before it starts" in index.search("year:2025..2020 graph").error
+
+
+def test_venue_field(index):
+    assert full(index, "venue:icml ") == [1]
+    assert full(index, "venue:representation ") == [5]  # another form of the word
+    assert full(index, 'venue:"neural information"') == [0]
+    assert full(index, 'venue:"information neural"') == []
+    assert full(index, "venue:conf") == [5]  # a prefix while typing
+    assert full(index, "venue:conf ") == []
+    assert sorted(full(index, "-venue:icml ")) == [0, 2, 3, 4, 5, 6, 7]
+
+
+def test_category_field(index):
+    assert full(index, "cat:cs.LG ") == [0]
+    assert full(index, "cat:CS.lg ") == [0]
+    assert sorted(full(index, "cat:cs ")) == [0, 1, 5]  # every cs.* category
+    assert full(index, "cat:stat ") == [0]
+    assert full(index, "cat:q-bio ") == [6]
+    assert sorted(full(index, "cat:c")) == [0, 1, 5]  # a prefix while typing
+    assert full(index, "cat:c ") == []
+    assert sorted(full(index, "-cat:cs ")) == [2, 3, 4, 6, 7]
 
 
 def test_errors_come_back_in_the_result(index):

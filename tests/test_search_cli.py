@@ -16,12 +16,17 @@ TEXT = (
 )
 
 
+def paper_file(tmp_path, monkeypatch, name: str, text: str) -> list[str]:
+    """The options reading `text` as the paper file `name`, with a cache of this test's own."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    papers = tmp_path / name
+    papers.write_text(text, encoding="utf-8")
+    return ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+
+
 @pytest.fixture
 def env(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    papers = tmp_path / "papers.txt"
-    papers.write_text(TEXT, encoding="utf-8")
-    return ["--papers", str(papers), "--db", str(tmp_path / "db.json")]
+    return paper_file(tmp_path, monkeypatch, "papers.txt", TEXT)
 
 
 def test_ranked_lines(env):
@@ -159,3 +164,55 @@ def test_search_prints_the_users_own_title_which_it_also_matches(env, tmp_path):
     assert result.output.split(None, 3)[1:] == ["3", papers[2].id, "Protein backbones by diffusion (group reading)\n"]
     rows = json.loads(CliRunner().invoke(cli, [*env, "search", "title:backbones", "--json"]).output)
     assert [row["title"] for row in rows] == ["Protein backbones by diffusion (group reading)"]
+
+
+CSV = (
+    "title,abstract,authors,year,venue,categories\n"
+    "Graph nets,Graph neural networks learn node representations.,Ada Lovelace; Kurt Gödel,2019,NeurIPS,cs.LG\n"
+    "Diffusion,Diffusion models generate images from noise.,Grace Hopper,2023,ICML 2023,cs.CV; stat.ML\n"
+)
+
+
+@pytest.fixture
+def csv_env(tmp_path, monkeypatch):
+    return tmp_path / "papers.csv", paper_file(tmp_path, monkeypatch, "papers.csv", CSV)
+
+
+@pytest.mark.parametrize(
+    "query, found",
+    [
+        (["author:godel"], [1]),
+        (["hopper"], [2]),
+        (["year:2020.."], [2]),
+        (["venue:icml"], [2]),
+        (["cat:stat"], [2]),
+        (["cat:cs", "-year:2023"], [1]),
+    ],
+)
+def test_record_fields_from_the_command_line(csv_env, query, found):
+    result = CliRunner().invoke(cli, [*csv_env[1], "search", *query, "--json"])
+    assert result.exit_code == 0, result.output
+    assert [row["index"] for row in json.loads(result.output)] == found
+
+
+@pytest.mark.parametrize("query", ["year:abc", "year:2025..2020"])
+def test_a_bad_year_is_one_line_and_exit_2(csv_env, query):
+    result = CliRunner().invoke(cli, [*csv_env[1], "search", "graph", query])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"readlist: search: {query} ") and result.output.count("\n") == 1
+
+
+def test_the_cached_index_follows_a_change_of_authors(csv_env):
+    path, env = csv_env
+    assert CliRunner().invoke(cli, [*env, "search", "author:hopper"]).exit_code == 0
+    path.write_text(CSV.replace("Grace Hopper", "Alan Turing"), encoding="utf-8")  # the same abstracts and ids
+    result = CliRunner().invoke(cli, [*env, "search", "author:turing", "--json"])
+    assert [row["index"] for row in json.loads(result.output)] == [2]
+    assert CliRunner().invoke(cli, [*env, "search", "author:hopper"]).exit_code == 1
+
+
+def test_search_help_names_every_field_of_the_query_table():
+    from readlist.core.search.query import OPERATORS
+
+    shown = " ".join(CliRunner().invoke(cli, ["search", "--help"]).output.split())
+    assert all(f"{op.field}:" in shown for op in OPERATORS)

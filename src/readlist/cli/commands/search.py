@@ -82,17 +82,25 @@ class QueryCommand(click.Command):
         )
 
 
-@click.command("search", cls=QueryCommand)
+def _search_help() -> str:
+    """The command's help, naming the query language's fields and flags from its one table."""
+    from ...core.search.query import OPERATORS
+
+    named = ", ".join(dict.fromkeys(f"{op.field}:" for op in OPERATORS))
+    return f"""Rank the papers for QUERY: words (typos tolerated), "phrases", -word, {named}
+
+    Words after the command are joined, so `readlist search graph -image` needs no quoting.
+    Exit status 1 when no paper matches every word (papers missing one may still be listed).
+    """
+
+
+@click.command("search", cls=QueryCommand, help=_search_help())
 @click.argument("query", nargs=-1, required=True, type=click.UNPROCESSED)
 @click.option("--limit", "-n", type=click.IntRange(min=0), default=20, show_default=True, help="Results (0: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON array, best first.")
 @click.pass_obj
 def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
-    """Rank the papers for QUERY: words (typos tolerated), "phrases", -word, title:, note:, tag:, id:, is:.
-
-    Words after the command are joined, so `readlist search graph -image` needs no quoting.
-    Exit status 1 when no paper matches every word (papers missing one may still be listed).
-    """
+    """The ranked papers, one line each (or JSON), full matches first; `_search_help` is the command's help."""
     from ...core.search.cache import load_or_build
 
     text = " ".join(query)

@@ -6,6 +6,7 @@ A missing, stale or damaged file is ignored and rebuilt; writing is atomic and b
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from array import array
@@ -18,11 +19,11 @@ from ..text.tokens import TOKENS_VERSION
 from .index import SearchIndex
 from .postings import IndexData, Postings, build_data
 
-FORMAT = 5
+FORMAT = 6  # 6: the authors' names are indexed (`author:`)
 MAGIC = b"readlist-search-index"
 KEEP = 8  # cached indexes kept; the least recently written go first
 _SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("title.starts", "I"),
-             ("title.docs", "I"), ("lengths", "I"))  # fmt: skip
+             ("title.docs", "I"), ("lengths", "I"), ("authors.starts", "I"), ("authors.docs", "I"))  # fmt: skip
 
 
 def default_dir() -> Path:
@@ -30,7 +31,10 @@ def default_dir() -> Path:
 
 
 def content_key(papers: Sequence[Paper]) -> str:
-    return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION}", papers)
+    """The papers' ids and given titles, and their authors, which the index holds and no id hashes."""
+    names = "\n".join("\x1f".join(paper.authors) for paper in papers)
+    authors = hashlib.blake2b(names.encode("utf-8", "surrogatepass"), digest_size=16)
+    return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION} authors {authors.hexdigest()}", papers)
 
 
 def _arrays(data: IndexData) -> dict[str, array]:
@@ -41,6 +45,8 @@ def _arrays(data: IndexData) -> dict[str, array]:
         "title.starts": data.title.starts,
         "title.docs": data.title.docs,
         "lengths": data.lengths,
+        "authors.starts": data.authors.starts,
+        "authors.docs": data.authors.docs,
     }
 
 
@@ -93,13 +99,14 @@ def load(path: Path, key: str) -> IndexData | None:
         body=Postings(loaded["body.starts"], loaded["body.docs"], loaded["body.tfs"]),
         title=Postings(loaded["title.starts"], loaded["title.docs"]),
         lengths=loaded["lengths"],
+        authors=Postings(loaded["authors.starts"], loaded["authors.docs"]),
     )
     return data if _consistent(data) else None
 
 
 def _consistent(data: IndexData) -> bool:
     n, size = len(data.terms), data.size
-    for postings in (data.body, data.title):
+    for postings in (data.body, data.title, data.authors):
         starts = postings.starts
         if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(postings.docs):
             return False

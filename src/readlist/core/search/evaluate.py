@@ -15,7 +15,8 @@ from .marks import Highlighter
 from .matching import FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
 from .notes import Annotated, flag_docs, note_hits, note_phrase
 from .postings import IndexData
-from .query import Query, Term
+from .query import Query, Term, year_range
+from .record_fields import RecordFields
 
 NOTE_BOOST = 1.0
 COMPOUND_POOL = 5000  # papers checked at most for a word read as two ("multiuser" in "multi-user")
@@ -30,6 +31,7 @@ class Index(Protocol):
     position_of_id: dict[str, int]
     annotated_by_object: dict
     fields: FieldLookups
+    records: RecordFields
 
     @property
     def everything(self) -> frozenset[int]: ...
@@ -185,6 +187,28 @@ class Evaluation:
             self._constrain({n for n, paper in enumerate(papers) if paper.id.startswith(prefix)}, term.negated)
         elif kind == "is":
             self._constrain(flag_docs(self.annotated, term.value, self.index.everything), term.negated)
+        else:
+            self.add_record_field(term)
+
+    def add_record_field(self, term: Term) -> None:
+        """`author:`, `year:`, `venue:` and `cat:`: filters on what the paper file says of a paper."""
+        kind, records = term.kind, self.index.records
+        if kind == "year":
+            self._constrain(records.year_docs(*year_range(term.value)), term.negated)
+        elif kind == "cat":
+            self._constrain(records.category_docs(term.value, term.prefix), term.negated)
+        elif term.quoted and len(words := split_words(fold(term.value))) > 1:
+            found = self.index.fields.author_phrase_docs if kind == "author" else records.venue_phrase_docs
+            self._constrain(found(words), term.negated)
+        else:
+            for matcher in matchers(term.value, term.prefix):
+                matcher = matcher.exact if term.negated else matcher
+                if kind == "author":
+                    variants = self.index.expand(matcher)
+                    docs = self.index.fields.author_docs({tid: w for tid, w in variants.items() if w > FAINT})
+                else:
+                    docs = records.venue_docs(matcher)
+                self._constrain(docs, term.negated)
 
     def _constrain(self, docs: set[int], negated: bool) -> None:
         if negated:
@@ -227,7 +251,7 @@ class Evaluation:
     def matched_terms(self, position: int) -> list[str]:
         paper = self.index.papers[position]
         ann = self.annotated.get(position)
-        return self.marks.terms([paper.title, paper.plain], ann.words if ann else ())
+        return self.marks.terms([paper.title, paper.plain, *paper.authors], ann.words if ann else ())
 
 
 def annotated_positions(index: Index, annotations: Mapping[str, Any]) -> dict[int, Annotated]:

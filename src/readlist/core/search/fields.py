@@ -49,12 +49,29 @@ class FieldLookups:
         """Papers holding one of the terms; with `title_only`, in the title shown (see `title_docs`)."""
         if title_only:
             return self.title_docs(variants, matcher, cancelled)
-        body, title = self.data.body, self.data.title
+        body, title, authors = self.data.body, self.data.title, self.data.authors
         out: set[int] = set()
         for tid in variants:
             out.update(body.docs_of(tid))
             out.update(title.docs_of(tid))
+            out.update(authors.docs_of(tid))
         return out
+
+    def author_docs(self, variants: Mapping[int, float]) -> set[int]:
+        """Papers with an author whose name holds one of the terms (`author:`)."""
+        authors = self.data.authors
+        out: set[int] = set()
+        for tid in variants:
+            out.update(authors.docs_of(tid))
+        return out
+
+    def author_phrase_docs(self, words: list[str]) -> set[int]:
+        """Papers with an author whose name holds these folded words in a row (`author:"jane doe"`)."""
+        keys = [self.term_ids.get(stem(w)) for w in words if w not in STOPWORDS]
+        if not keys or None in keys:
+            return set()
+        pool = set.intersection(*(set(self.data.authors.docs_of(tid)) for tid in keys))
+        return {doc for doc in pool if _named(self.papers[doc], phrase_finder(words))}
 
     def title_terms(self, position: int) -> tuple[str, frozenset[str]]:
         """The terms `title:` matches: a paper's title as the list shows it (the file's title line, else the
@@ -190,7 +207,8 @@ class FieldLookups:
         for doc in pool or ():
             paper = self.papers[doc]
             # a first sentence standing in for the title is part of the abstract
-            if (paper.given_title and found(title_source(paper))) or found(index_form(paper.text)):
+            titled = paper.given_title and found(title_source(paper))
+            if titled or found(index_form(paper.text)) or _named(paper, found):  # or a name: "jane doe"
                 out.add(doc)
         return out
 
@@ -218,6 +236,11 @@ class FieldLookups:
             if found(title_source(papers[doc]) if papers[doc].given_title else self.shown_folded(doc)):
                 out.add(doc)
         return out
+
+
+def _named(paper: Paper, found: Callable[[str], bool]) -> bool:
+    """Whether one of the paper's authors' names holds the phrase `found` looks for (each name on its own)."""
+    return any(found(index_form(name)) for name in paper.authors)
 
 
 def _check(cancelled: threading.Event | None, n: int) -> None:

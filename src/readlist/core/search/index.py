@@ -25,6 +25,7 @@ from .fields import FieldLookups
 from .matching import PREFIX, WordMatcher
 from .postings import BuildCancelled, IndexData, build_data
 from .query import QueryError, parse
+from .record_fields import RecordFields
 
 __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
@@ -33,6 +34,7 @@ K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
 SCORED_PAIRS = 100_000  # postings of prefix completions scored per query word (see score_into)
 SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
+AUTHOR_BOOST = 1.0  # an author's name holding the word counts this many times the word's weight
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,8 @@ class SearchIndex:
         self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
         self.position_of_id = {paper.id: n for n, paper in enumerate(self.papers)}
         self.annotated_by_object: dict = {}  # see evaluate.annotated_positions
-        self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, phrases, compounds
+        self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, author:, phrases, compounds
+        self.records = RecordFields(self.papers)  # year:, venue:, cat:
         self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
 
     @classmethod
@@ -100,8 +103,10 @@ class SearchIndex:
         return self.tid_df(tid)
 
     def tid_df(self, tid: int) -> int:
-        """Papers holding term `tid`, in the abstract or the title (a title word need not be in the abstract)."""
-        return max(self.data.body.count(tid), self.data.title.count(tid))
+        """Papers holding term `tid`, in the abstract, the title or an author's name (a title word need not be in
+        the abstract, and a name is seldom in either)."""
+        data = self.data
+        return max(data.body.count(tid), data.title.count(tid), data.authors.count(tid))
 
     def idf(self, df: int) -> float:
         n = len(self.papers)
@@ -128,13 +133,14 @@ class SearchIndex:
         title_only: bool = False,
         cap: float | None = None,
     ) -> None:
-        """For each candidate, the best of the variants' BM25 scores (title hits boosted), added to `best`.
+        """For each candidate, the best of the variants' BM25 scores (title and author hits boosted), added to `best`.
 
         No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
         Completions of a one- or two-letter prefix ("l") hold most papers: past SCORED_PAIRS postings, the rarer
         ones only list their papers (they still match) without adding to their scores.
         """
         body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
+        authors = self.data.authors
         mine: dict[int, float] = {}
         budget = SCORED_PAIRS
         for tid, alpha in sorted(variants.items(), key=lambda item: (-item[1], -body.count(item[0]))):
@@ -162,6 +168,9 @@ class SearchIndex:
             titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
             for doc in candidates.intersection(title.docs_of(tid)):
                 local[doc] = local.get(doc, 0.0) + (titled if papers[doc].given_title else untitled)
+            if not title_only and authors.count(tid):
+                for doc in candidates.intersection(authors.docs_of(tid)):
+                    local[doc] = local.get(doc, 0.0) + weight * AUTHOR_BOOST
             for doc, score in local.items():
                 if score > mine.get(doc, 0.0):
                     mine[doc] = score

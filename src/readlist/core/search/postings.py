@@ -49,7 +49,8 @@ class IndexData:
     terms: tuple[str, ...]  # sorted
     body: Postings  # abstract words, with counts
     title: Postings  # title words (file title, or the abstract's first sentence)
-    lengths: array  # indexed words per paper
+    lengths: array  # indexed words per paper (in the abstract)
+    authors: Postings  # words of the authors' names (`author:`; free words find them too)
 
     @property
     def size(self) -> int:
@@ -68,6 +69,12 @@ def title_source(paper: Paper) -> str:
         head = head[: TITLE_CHARS + 1]
         head = head if head[-1].isspace() else head.rsplit(None, 1)[0]
     return index_form(head)
+
+
+def author_words(paper: Paper) -> list[str]:
+    """The folded words of the paper's authors' names ("Bernhard Schölkopf": bernhard, scholkopf)."""
+    authors = paper.authors
+    return split_words(index_form(" ".join(authors))) if authors else []
 
 
 MAX_TF = 0xFFFF  # counts are kept in 16 bits
@@ -107,6 +114,7 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
     body_docs: list[list[int]] = []
     body_tfs: list[list[int]] = []
     title_docs: list[list[int]] = []
+    author_docs: list[list[int]] = []
     lengths = array("I")
 
     def term_id(word: str) -> int:
@@ -117,6 +125,7 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
             body_docs.append([])
             body_tfs.append([])
             title_docs.append([])
+            author_docs.append([])
         term_of[word] = tid
         return tid
 
@@ -140,6 +149,12 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
         tids = set(map(term_of.get, heading))
         tids.discard(None)
         deque(map(append, map(title_docs.__getitem__, tids), repeat(doc)), maxlen=0)
+        names = author_words(paper)
+        if names:  # kept apart from the abstract's words: BM25's lengths and related papers read the abstract only
+            for word in set(names).difference(term_of, STOPWORDS):
+                term_id(word)
+            for tid in {term_of.get(word) for word in names} - {None}:
+                author_docs[tid].append(doc)
     stems = list(id_of_stem)
     order = sorted(range(len(stems)), key=stems.__getitem__)
     return IndexData(
@@ -147,4 +162,5 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
         body=_flatten(body_docs, order, body_tfs),
         title=_flatten(title_docs, order, None),
         lengths=lengths,
+        authors=_flatten(author_docs, order, None),
     )

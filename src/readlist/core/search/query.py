@@ -41,6 +41,10 @@ OPERATORS = (
     Operator("note", "word", "in your note"),
     Operator("tag", "name", "a tag as a whole (a prefix while typing it)", hint=True),
     Operator("id", "prefix", "the papers whose id starts with it"),
+    Operator("author", "name", "a word of an author's name (free words find names too)"),
+    Operator("year", "2023", "published that year, or in a range: year:2020..2023, year:2020.., year:..2020"),
+    Operator("venue", "word", "in the venue, the conference or journal the paper file names"),
+    Operator("cat", "cs.LG", "an arXiv category; cat:cs is any cs.* one"),
     Operator("is", "starred", "the papers you starred", hint=True),
     Operator("is", "unread", "the papers not marked reading or read"),
     Operator("is", "reading", "the papers marked reading"),
@@ -49,7 +53,7 @@ OPERATORS = (
     Operator("is", "missing", "annotations whose paper is no longer in the file (stands alone)"),
 )
 FLAGS = tuple(op.value for op in OPERATORS if op.flag)
-_NAMES = "|".join(re.escape(name) for name in dict.fromkeys(op.field for op in OPERATORS))  # title|note|tag|id|is
+_NAMES = "|".join(re.escape(name) for name in dict.fromkeys(op.field for op in OPERATORS))  # title|note|...|is
 _FIELD = re.compile(rf"({_NAMES}):", re.IGNORECASE)
 
 
@@ -85,8 +89,26 @@ def _flag_error(value: str) -> QueryError:
     return QueryError(f"unknown is:{value} (try {', '.join(FLAGS)})")
 
 
+_YEARS = re.compile(r"(\d{1,4})?(\.\.)?(\d{1,4})?")
+_YEARS_BEING_TYPED = re.compile(r"\d{0,4}\.{1,2}\d{0,3}")  # "2023.", "2025..20": a range not finished yet
+
+
+def year_range(value: str) -> tuple[int | None, int | None]:
+    """The first and last year a `year:` value stands for (None: open): 2023, 2020..2023, 2020.., ..2020.
+    Raises QueryError for anything else, or a range that ends before it starts."""
+    match = _YEARS.fullmatch(value)
+    if not match or not (match.group(1) or match.group(3)) or (match.group(3) and not match.group(2)):
+        raise QueryError(f"year:{value} is not a year (try year:2023, year:2020..2023, year:2020.. or year:..2020)")
+    low = int(match.group(1)) if match.group(1) else None
+    high = int(match.group(3)) if match.group(3) else None if match.group(2) else low
+    if low is not None and high is not None and low > high:
+        raise QueryError(f"year:{value} ends before it starts (try year:{high}..{low})")
+    return low, high
+
+
 def parse(text: str) -> Query:
-    """Parse a query. Raises QueryError for an unclosed quote, an unknown is: value, or is:missing with more."""
+    """Parse a query. Raises QueryError for an unclosed quote, an unknown is: value, a year: value that is no
+    year or range of years, or is:missing with more."""
     source = text
     if "\\" in text or "$" in text:
         text = latex_to_text(text)  # `$\epsilon$` searches like ε
@@ -126,6 +148,13 @@ def parse(text: str) -> Query:
             continue
         if not value:
             continue
+        if field == "year":
+            try:
+                year_range(value)
+            except QueryError:
+                if typing and _YEARS_BEING_TYPED.fullmatch(value):
+                    continue  # no filter until the range is typed
+                raise
         kind = field or ("phrase" if quoted else "word")
         terms.append(Term(kind, value, negated, quoted, typing and not negated))
     query = Query(source, tuple(terms))

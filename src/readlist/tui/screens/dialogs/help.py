@@ -14,18 +14,20 @@ from ...actions import ACTIONS
 from .base import Modal
 
 KEYS_FLAGS = 2  # flags named in the Keys column; the description names the rest
+KEYS_FIELDS = 4  # fields named in one row's Keys column (more would squeeze the descriptions)
 
 
 def query_rows() -> tuple[tuple[str, str, str], ...]:
-    """The query language's named forms, from its table: the fields (with what they take, when not a word),
-    then the flags."""
+    """The query language's named forms, from its table: the fields, a few a row (with what they take, when
+    not a word), then the flags."""
     fields = [op for op in OPERATORS if not op.flag]
-    takes = ", ".join(f"{op.label}{op.value}" for op in fields if op.value != "word")
+    rows = []
+    for start in range(0, len(fields), KEYS_FIELDS):
+        some = fields[start : start + KEYS_FIELDS]
+        takes = ", ".join(f"{op.label}{op.value}" for op in some if op.value != "word")
+        rows.append(("Search bar", " ".join(op.label for op in some), f"Search one field ({takes})"))
     flags = [op.label for op in OPERATORS if op.flag]
-    return (
-        ("Search bar", " ".join(op.label for op in fields), f"Search one field ({takes})"),
-        ("Search bar", " ".join(flags[:KEYS_FLAGS]) + " …", " ".join(flags[KEYS_FLAGS:])),
-    )
+    return (*rows, ("Search bar", " ".join(flags[:KEYS_FLAGS]) + " …", " ".join(flags[KEYS_FLAGS:])))
 
 
 EXTRA = (
