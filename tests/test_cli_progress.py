@@ -84,12 +84,12 @@ def test_export_csv_to_stdout_defaults_to_annotated_papers(env):
 
 
 def test_export_query_and_bibtex(env):
-    papers, _, run = env
+    _, _, run = env
     result = run("export", "--format", "bibtex", "--query", "OVERSQUASHING")
     assert result.exit_code == 0, result.output
     library = bibtexparser.parse_string(result.output)
     assert library.failed_blocks == []
-    assert [e.key for e in library.entries] == [f"readlist:{papers[2].id}", f"readlist:{papers[3].id}"]
+    assert [e.key for e in library.entries] == ["papergraph", "papermessage"]  # no author, no year: paperWORD
 
 
 def test_export_to_file_never_overwrites_without_force(env, tmp_path):
@@ -112,15 +112,17 @@ def test_export_to_file_never_overwrites_without_force(env, tmp_path):
 def test_export_format_follows_the_files_extension_unless_given(env, tmp_path):
     papers, db, run = env
     Store(db).update(papers[0], starred=True)
-    for name in ("refs.bib", "REFS.BIBTEX", "notes.markdown", "notes.txt", "data.json", "sheet.Csv", "refs.json"):
+    for name in ("refs.bib", "REFS.BIBTEX", "notes.markdown", "notes.txt", "data.json", "sheet.Csv", "refs.json",
+                 "refs.csl.json"):  # fmt: skip
         fmt = ["--format", "bibtex"] if name == "refs.json" else []  # --format wins over the extension
         assert run("export", *fmt, "-o", str(tmp_path / name)).exit_code == 0, name
     for name in ("refs.bib", "REFS.BIBTEX", "refs.json"):
-        assert [e.key for e in bibtexparser.parse_file(str(tmp_path / name)).entries] == [f"readlist:{papers[0].id}"]
+        assert [e.key for e in bibtexparser.parse_file(str(tmp_path / name)).entries] == ["paperdiffusion"]
     assert (tmp_path / "notes.markdown").read_text().startswith("# Reading notes")
     assert (tmp_path / "notes.txt").read_text().startswith("# Reading notes")  # an extension of no format
     assert json.loads((tmp_path / "data.json").read_text())["papers"][0]["id"] == papers[0].id
     assert next(csv.DictReader((tmp_path / "sheet.Csv").open(newline="")))["id"] == papers[0].id
+    assert [item["id"] for item in json.loads((tmp_path / "refs.csl.json").read_text())] == ["paperdiffusion"]
 
 
 def test_export_to_dash_writes_to_stdout(env, tmp_path, monkeypatch):

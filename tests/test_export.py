@@ -12,8 +12,9 @@ import stat
 import bibtexparser
 import pytest
 
+from readlist.core.export.bibtex import _BIBTEX_ESCAPES, bibtex_url
 from readlist.core.export.files import ExportExistsError, write_atomic
-from readlist.core.export.formats import _BIBTEX_ESCAPES, CSV_FIELDS, bibtex_url, export, select
+from readlist.core.export.formats import CSV_FIELDS, export, select
 from readlist.core.papers.paper import Paper
 from readlist.core.store.annotation import Annotation as Note
 
@@ -141,15 +142,15 @@ def _bibtex_unescape(value: str) -> str:
 def test_bibtex_parses_and_keeps_fields():
     library = bibtexparser.parse_string(export(PAPERS, NOTES, "bibtex"))
     assert library.failed_blocks == []
-    assert [e.key for e in library.entries] == [f"readlist:{p.id}" for p in PAPERS]
-    assert all(e.entry_type == "misc" for e in library.entries)
+    assert [e.key for e in library.entries] == ["paperattention", "paperfastdiff", "papergraph"]
+    assert all(e.entry_type == "misc" for e in library.entries)  # no venue: a preprint
     first = library.entries[0].fields_dict
     assert _bibtex_unescape(first["title"].value) == PAPERS[0].title
-    assert _bibtex_unescape(first["abstract"].value) == PAPERS[0].plain
-    assert _bibtex_unescape(first["note"].value) == TRICKY_NOTE
+    assert first["abstract"].value == PAPERS[0].text  # as written: read back, it gives the paper's id
+    assert _bibtex_unescape(first["annote"].value) == TRICKY_NOTE  # `note` would be printed in the bibliography
     assert first["keywords"].value == "attention, efficiency"
     assert first["url"].value == "https://example.org/x_y"  # verbatim: as it is
-    assert "note" not in library.entries[2].fields_dict and "keywords" not in library.entries[2].fields_dict
+    assert "annote" not in library.entries[2].fields_dict and "keywords" not in library.entries[2].fields_dict
 
 
 def test_bibtex_urls_are_written_as_they_are():
@@ -172,7 +173,8 @@ def test_bibtex_braces_stay_balanced_whatever_the_text():
     out = export([paper], {paper.id: Note(paper.id, note="a } b {{ c \\")}, "bibtex")
     library = bibtexparser.parse_string(out)
     assert library.failed_blocks == [] and len(library.entries) == 1
-    assert _bibtex_unescape(library.entries[0].fields_dict["note"].value) == "a } b {{ c \\"
+    assert _bibtex_unescape(library.entries[0].fields_dict["annote"].value) == "a } b {{ c \\"
+    assert _bibtex_unescape(library.entries[0].fields_dict["abstract"].value) == paper.text  # escaped: its braces
 
 
 def test_markdown_has_one_section_per_paper_with_quote_and_note():
@@ -190,8 +192,9 @@ def test_markdown_has_one_section_per_paper_with_quote_and_note():
 
 def test_a_title_set_by_the_user_is_used_everywhere():
     notes = {PAPERS[1].id: Note(PAPERS[1].id, title="FastDiff (my title)", starred=True)}
-    for fmt in ("md", "json", "csv", "bibtex"):
+    for fmt in ("md", "json", "csv", "csl-json"):
         assert "FastDiff (my title)" in export(PAPERS[1:2], notes, fmt), fmt
+    assert "title = {{FastDiff} (my title)}" in export(PAPERS[1:2], notes, "bibtex")  # its capitals kept
 
 
 def test_unknown_format_is_an_error():
@@ -233,7 +236,7 @@ def test_terminal_escape_sequences_reach_no_export():
     osc, red, reset = "\x1b]0;pwned\x07", "\x1b[31m", "\x1b[0m"
     paper = Paper(id="abcdefabcdef", index=1, text=f"An {red}abstract{reset} with a bell\x07.\nhttps://x.org/{osc}")
     note = Note(paper.id, title=f"My {osc}title", tags=(f"{red}tag",), note=f"before {osc}after\n\tindented {red}red")
-    for fmt in ("md", "json", "csv", "bibtex"):
+    for fmt in ("md", "json", "csv", "bibtex", "csl-json"):
         out = export([paper], {paper.id: note}, fmt)
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", out.replace("\r\n", "\n")), fmt
         assert "pwned" not in out and "[31m" not in out and "[0m" not in out, fmt
@@ -255,19 +258,16 @@ def test_markdown_notes_abstracts_and_titles_stay_inside_their_paper():
         papers[0].id: Note(papers[0].id, note=note, title="A <b>bold</b> title", tags=("a`b",)),
         papers[1].id: Note(papers[1].id, note="plain", starred=True),
     }
-    assert (
-        export(papers, notes, "md")
-        == (
-            "# Reading notes\n\n"
-            "## A &lt;b>bold&lt;/b> title\n\n"
-            "`aaaaaaaaaaaa` · #1 · unread · tags: ``a`b``\n\n"
-            "> We add &lt;short> and &lt;think> tokens, R&D &amp;amp; more.\n\n"
-            "`````markdown\n" + note + "\n`````\n\n"  # a fence longer than any run of backticks in the note
-            "## [ref]: https://example.org is not a link definition\n\n"
-            "`bbbbbbbbbbbb` · #2 · unread · ★ starred\n\n"
-            "> \\[ref]: https://example.org is not a link definition.\n\n"
-            "```markdown\nplain\n```\n"
-        )
+    assert export(papers, notes, "md") == (
+        "# Reading notes\n\n"
+        "## A &lt;b>bold&lt;/b> title\n\n"
+        "`aaaaaaaaaaaa` · #1 · unread · tags: ``a`b``\n\n"
+        "> We add &lt;short> and &lt;think> tokens, R&D &amp;amp; more.\n\n"
+        "### Heading\n```python\nan unclosed fence, and ```` four\n<div>\n```\n\n"  # closed, and a level down
+        "## [ref]: https://example.org is not a link definition\n\n"
+        "`bbbbbbbbbbbb` · #2 · unread · ★ starred\n\n"
+        "> \\[ref]: https://example.org is not a link definition.\n\n"
+        "plain\n"
     )
 
 
@@ -291,7 +291,7 @@ def test_bibtex_a_note_line_starting_with_at_stays_inside_its_entry():
     notes = {papers[0].id: Note(papers[0].id, note="totals:\n@SUM(1)\n  @misc{x, title={y}}")}
     library = bibtexparser.parse_string(export(papers, notes, "bibtex"))
     assert library.failed_blocks == [] and len(library.entries) == 2
-    assert "@SUM(1)" in library.entries[0].fields_dict["note"].value.replace("{@}", "@")
+    assert "@SUM(1)" in library.entries[0].fields_dict["annote"].value.replace("{@}", "@")
 
 
 def test_markdown_headings_keep_a_trailing_hash():
@@ -311,3 +311,29 @@ def test_an_export_forced_over_a_file_keeps_that_files_permissions(tmp_path):
     assert kept.read_text() == "new" and stat.S_IMODE(kept.stat().st_mode) == 0o440  # before: 0o644
     fresh = write_atomic(tmp_path / "fresh.md", "x")
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o600  # a new export holds notes: private, whatever the umask
+
+
+def test_markdown_shows_authors_venue_year_and_links_and_the_note_as_markdown():
+    from readlist.core.papers.paper import Record
+
+    record = Record(
+        authors=("Jane Doe", "Richard Roe"),
+        year=2023,
+        venue="ICML",
+        arxiv_id="2305.15786",
+        doi="10.1000/a(b)",
+        pdf_url="https://example.org/my paper.pdf",
+    )
+    paper = Paper(id="eeeeeeeeeeee", index=1, text="We study ensembles.", given_title="Ensembles", record=record)
+    note = Note(paper.id, note="**Key idea**: stacking.\n\n- pros\n- cons\n\n## My summary\nShort.")
+    out = export([paper], {paper.id: note}, "md")
+    assert out == (
+        "# Reading notes\n\n"
+        "## Ensembles\n\n"
+        "`eeeeeeeeeeee` · #1 · unread\n\n"
+        "Jane Doe, Richard Roe · ICML · 2023  \n"
+        "[arXiv:2305.15786](<https://arxiv.org/abs/2305.15786>) · [doi:10.1000/a(b)](<https://doi.org/10.1000/a(b)>)"
+        " · [PDF](<https://example.org/my%20paper.pdf>)\n\n"
+        "> We study ensembles.\n\n"
+        "**Key idea**: stacking.\n\n- pros\n- cons\n\n#### My summary\nShort.\n"  # Markdown, a level below the paper
+    )

@@ -172,6 +172,32 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
         assert out.read_text() == "keep me"
 
 
+async def test_the_export_dialog_offers_every_format_and_writes_csl_json(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(tmp_path, bundled=True)  # the ICML 2025 list: its name is the papers' venue
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "x")
+        await wait_for_screen(pilot, ExportScreen)
+        path = app.screen.query_one("#export-path")
+        await pilot.click("#fmt-csl-json")
+        await wait_until(pilot, lambda: path.value.endswith(".csl.json"), "the path named for CSL-JSON")
+        await pilot.click("#fmt-md")
+        await wait_until(pilot, lambda: path.value.endswith("readlist-notes.md"), "the path named for Markdown")
+        await pilot.click("#fmt-csl-json")
+        await wait_until(pilot, lambda: path.value == str(tmp_path / "readlist-notes.csl.json"), "CSL-JSON again")
+        await pilot.click("#export-path")
+        await pilot.press("enter")
+        out = tmp_path / "readlist-notes.csl.json"
+        await wait_until(pilot, out.exists, f"the export written to {out}")
+        (item,) = json.loads(out.read_text(encoding="utf-8"))
+        assert (item["type"], item["container-title"], item["issued"]) == (
+            "paper-conference", "ICML", {"date-parts": [[2025]]}
+        )  # fmt: skip
+        said = "Exported 1 paper(s) to " + str(out) + " (1 paper(s) without a venue cited as ICML, 2025, from the "
+        await wait_until(pilot, lambda: any(n.message.startswith(said) for n in notifications(app)), "the notice")
+
+
 @pytest.mark.parametrize(
     ("name", "what"),
     [

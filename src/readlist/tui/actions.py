@@ -171,7 +171,9 @@ ACTIONS: tuple[Action, ...] = (
         by="navigator",
     ),
     Action("O", "pick_link", "Links", "Pick one of the paper's links to open", "Other", show=False, by="navigator"),
-    Action("x", "export", "Export", "Export notes: Markdown, JSON, CSV or BibTeX", "Other", show=False, by="exporter"),
+    Action(
+        "x", "export", "Export", "Export: Markdown, JSON, CSV, BibTeX or CSL-JSON", "Other", show=False, by="exporter"
+    ),
     Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False, by="navigator"),
     Action("question_mark", "help", "Help", "Show all keys", "Other", by="navigator"),
     Action("q", "quit", "Quit", "Quit readlist", "Other", by="app"),

@@ -1,4 +1,5 @@
-"""`readlist export`: papers and notes out, in Markdown, JSON, CSV or BibTeX, to a file or standard output."""
+"""`readlist export`: papers and notes out, in Markdown, JSON, CSV, BibTeX or CSL-JSON, to a file or standard
+output."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import json
 
 import click
 
+from ...core.export.citation import venue_notice
 from ...core.export.files import ExportExistsError, descriptor_of, own_file, write_atomic
-from ...core.export.formats import FORMATS, export, format_for, select
+from ...core.export.formats import CITATION_FORMATS, FORMATS, export, format_for, select
 from ...core.papers.title_cache import derive_all
 from ...core.search.index import QueryError
 from ..context import Context, fail, warn
@@ -22,7 +24,7 @@ from .search import titles_for
     "fmt",
     type=click.Choice(FORMATS),
     default=None,
-    help="Output format  [default: from FILE's extension (.md, .json, .csv, .bib), else md]",
+    help="Output format  [default: from FILE's extension (.md, .json, .csv, .bib, .csl.json), else md]",
 )
 @click.option("--query", "-q", default=None, metavar="Q", help="Export the papers matching Q (as in `search`).")
 @click.option("--all", "everything", is_flag=True, help="Export every paper in the list.")
@@ -32,7 +34,7 @@ from .search import titles_for
 def export_command(
     ctx: Context, fmt: str | None, query: str | None, everything: bool, output: str | None, force: bool
 ) -> None:
-    """Papers with their annotations as Markdown notes, JSON, CSV or BibTeX.
+    """Papers with their annotations as Markdown notes, JSON, CSV, or citations (BibTeX, CSL-JSON).
 
     Without --query or --all: every paper with a star, a note or tags, in list order.
     """
@@ -58,7 +60,9 @@ def export_command(
     except QueryError as exc:
         fail(f"--query: {exc}")
     fmt = fmt or (output and format_for(output)) or "md"
-    text = export(chosen, annotations, fmt)
+    text = export(chosen, annotations, fmt, ctx.paper_list.name)
+    if fmt in CITATION_FORMATS and (notice := venue_notice(chosen, ctx.paper_list.name)):
+        warn(notice)
     if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
         if fmt == "json" and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
             echo_json(json.loads(text))

@@ -40,8 +40,9 @@ class Exporter:
         self.app.push_screen(ExportScreen(what, Path.cwd()), lambda choice: self._export(choice, filtered))
 
     def _export(self, choice, filtered: bool, force: bool = False, marked=None) -> None:
+        from ...core.export.citation import venue_notice
         from ...core.export.files import ExportExistsError, own_file, write_atomic
-        from ...core.export.formats import export, select
+        from ...core.export.formats import CITATION_FORMATS, export, select
         from .dialogs.confirm import ConfirmScreen
 
         if choice is None:
@@ -58,7 +59,7 @@ class Exporter:
         else:
             papers = select(self.screen.papers.papers, notes)
         try:
-            write_atomic(path, export(papers, notes, fmt), force=force)
+            write_atomic(path, export(papers, notes, fmt, self.screen.papers.name), force=force)
         except ExportExistsError:
             self.app.push_screen(
                 ConfirmScreen(f"{path} exists. Overwrite it?"),
@@ -68,4 +69,6 @@ class Exporter:
         except OSError as exc:
             self.screen.notify(f"{path}: cannot write ({exc.strerror or exc})", severity="error", markup=False)
             return
-        self.screen.notify(f"Exported {len(papers)} paper(s) to {path}", markup=False, timeout=4)
+        notice = venue_notice(papers, self.screen.papers.name) if fmt in CITATION_FORMATS else None
+        done = f"Exported {len(papers)} paper(s) to {path}" + (f" ({notice})" if notice else "")
+        self.screen.notify(done, markup=False, timeout=4)

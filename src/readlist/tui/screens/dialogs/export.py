@@ -9,11 +9,8 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Input, RadioButton, RadioSet, Static
 
-from ....core.export.formats import FORMATS
+from ....core.export.formats import FORMATS, LABELS, with_suffix
 from .base import Dialog
-
-EXTENSIONS = {"md": "md", "json": "json", "csv": "csv", "bibtex": "bib"}
-LABELS = {"md": "Markdown reading notes", "json": "JSON", "csv": "CSV", "bibtex": "BibTeX"}
 
 
 class ExportScreen(Dialog[tuple[str, Path] | None]):
@@ -45,7 +42,7 @@ class ExportScreen(Dialog[tuple[str, Path] | None]):
         path_input = self.query_one("#export-path", Input)
         path = Path(path_input.value or "readlist-notes")
         if path.name and path.name not in (".", ".."):  # a bare directory gets no suffix
-            path_input.value = str(path.with_suffix("." + EXTENSIONS[self.fmt]))
+            path_input.value = str(with_suffix(path, self.fmt))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.value.strip():
