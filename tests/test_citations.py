@@ -213,10 +213,10 @@ def test_csl_json_items_have_the_documented_shape():
 
 
 @pytest.mark.parametrize("fmt", list(FORMATS))
-@pytest.mark.parametrize("out", ["bibtex", "json"])
+@pytest.mark.parametrize("out", ["bibtex", "json", "csv"])
 def test_an_export_reads_back_with_the_same_ids_titles_and_authors(tmp_path, fmt, out):
     original = load_papers(FIXTURES / f"arxiv-3.{FORMATS[fmt]}")
-    path = tmp_path / ("back.bib" if out == "bibtex" else "back.json")
+    path = tmp_path / {"bibtex": "back.bib", "json": "back.json", "csv": "back.csv"}[out]
     path.write_text(export(original.papers, {}, out, original.name), encoding="utf-8")
     back = load_papers(path)
     assert back.format == out
@@ -224,6 +224,8 @@ def test_an_export_reads_back_with_the_same_ids_titles_and_authors(tmp_path, fmt
     assert [p.title for p in back.papers] == [p.title for p in original.papers]
     assert [p.authors for p in back.papers] == [p.authors for p in original.papers]
     assert [p.arxiv_id for p in back.papers] == [p.arxiv_id for p in original.papers]
+    if out != "bibtex":  # BibTeX has no field for a PDF link or all the categories
+        assert [p.record for p in back.papers] == [p.record for p in original.papers]
 
 
 def test_export_chooses_csl_json_for_a_csl_json_file(tmp_path):

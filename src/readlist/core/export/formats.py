@@ -29,7 +29,9 @@ LABELS = {
     "csl-json": "CSL-JSON (Zotero, pandoc)",
 }
 SUFFIXES = {"md": ".md", "json": ".json", "csv": ".csv", "bibtex": ".bib", "csl-json": ".csl.json"}  # a new file's
-CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
+# The annotation, then what the paper file says of the paper, named as the CSV reader reads them back.
+CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note", "abstract", "authors", "year", "venue",
+              "doi", "arxiv", "url", "pdf", "categories", "keywords")  # fmt: skip
 EXTENSION_FORMATS = {
     ".md": "md",
     ".markdown": "md",
@@ -147,6 +149,8 @@ def _csv_tag(tag: str) -> str:
 
 
 def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
+    """A row per paper: its annotation, then its abstract as written and the paper file's fields (so that
+    `--papers notes.csv` reads it back as the same papers)."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_FIELDS)
@@ -156,7 +160,10 @@ def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
         starred = "true" if f["starred"] else "false"
         tags = TAG_SEPARATOR.join(map(_csv_tag, f["tags"]))
         row = [paper.id, paper.index, shown_title(paper, note), f["status"], starred, tags, f["note"]]
-        writer.writerow([_csv_cell(value) for value in row])
+        row += [strip_control(paper.text, keep_tabs=True), TAG_SEPARATOR.join(paper.authors), paper.year or ""]
+        row += [paper.venue, paper.doi, paper.arxiv_id, paper.url, paper.pdf_url]
+        row += [TAG_SEPARATOR.join(paper.categories), TAG_SEPARATOR.join(paper.keywords)]
+        writer.writerow([_csv_cell(value or "") for value in row])
     return buffer.getvalue()
 
 
