@@ -4,6 +4,7 @@ list's name as the venue when it names a conference, and round trips back throug
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,6 +13,8 @@ import bibtexparser
 import pytest
 from bibtexparser.middlewares import LatexDecodingMiddleware
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from readlist.cli import cli
 from readlist.core.export.citation import list_venue
@@ -254,3 +257,28 @@ def test_pandoc_renders_a_reference_from_our_export(tmp_path, fmt, suffix):
         check=True,
     ).stdout
     assert "Müller" in rendered and "2023" in rendered and "Theoretical Guarantees" in rendered
+
+
+TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(TEXT, st.none() | TEXT, st.lists(TEXT, max_size=3), st.none() | TEXT, st.none() | TEXT, TEXT),
+        min_size=1,
+        max_size=4,
+    ),
+    st.none() | TEXT,
+)
+def test_any_papers_give_bibtex_that_parses_and_csl_json_with_unique_keys(rows, list_name):
+    papers, notes = [], {}
+    for n, (text, title, authors, venue, url, note) in enumerate(rows, 1):
+        record = Record(authors=tuple(a for a in authors if a.strip()), venue=venue or None, url=url or None, year=n)
+        papers.append(Paper(id=f"{n:012x}", index=n, text=text, given_title=title or None, record=record or None))
+        notes[papers[-1].id] = Note(papers[-1].id, note=note, tags=(note,))
+    found = entries(export(papers, notes, "bibtex", list_name))
+    assert len(found) == len(papers) and len({entry.key for entry in found}) == len(papers)
+    assert all(re.fullmatch(r"[a-z0-9]+", entry.key) for entry in found)
+    items = json.loads(export(papers, notes, "csl-json", list_name))
+    assert [item["id"] for item in items] == [entry.key for entry in found]

@@ -84,13 +84,17 @@ def bibtex_name(name: str) -> str:
 
 def bibtex_abstract(text: str) -> str:
     """The abstract as written (LaTeX and all, so that reading the entry back gives the paper's id), unless its
-    braces do not balance: then as plain text, escaped."""
+    braces do not balance or one follows a backslash (BibTeX counts it, some parsers do not): then escaped."""
     depth = 0
     for ch in text:
         depth += (ch == "{") - (ch == "}")
         if depth < 0:
             break
-    return _at_line_start(text) if depth == 0 else bibtex_escape(text)
+    as_written = depth == 0 and not _ESCAPED_BRACE.search(text) and not text.endswith("\\")  # nor the field's
+    return _at_line_start(text) if as_written else bibtex_escape(text)
+
+
+_ESCAPED_BRACE = re.compile(r"\\[{}]")
 
 
 def _keyword(tag: str) -> str:

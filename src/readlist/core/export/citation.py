@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..papers.paper import Paper
+from ..text.normalize import strip_control
 from ..text.tokens import STOPWORDS, fold
 from .common import annotation_fields, shown_title, without_escapes
 
@@ -199,7 +200,7 @@ def citations(papers: Sequence[Paper], annotations: Mapping[str, Any], list_name
                 kind=kind_of(venue, listed),
                 title=title,
                 year=year,
-                venue=venue,
+                venue=strip_control(venue) if venue else None,  # the list's name may come from any file
                 venue_from_list=listed,
                 url=paper.url or (paper.urls[0] if paper.urls else None),
                 note=fields["note"].strip(),
