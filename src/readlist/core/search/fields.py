@@ -54,7 +54,9 @@ class FieldLookups:
         for tid in variants:
             out.update(body.docs_of(tid))
             out.update(title.docs_of(tid))
-            out.update(authors.docs_of(tid))
+        if authors.docs:
+            for tid in variants:
+                out.update(authors.docs_of(tid))
         return out
 
     def author_docs(self, variants: Mapping[int, float]) -> set[int]:

@@ -79,6 +79,7 @@ class SearchIndex:
         self.annotated_by_object: dict = {}  # see evaluate.annotated_positions
         self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, author:, phrases, compounds
         self.records = RecordFields(self.papers)  # year:, venue:, cat:
+        self.has_authors = bool(data.authors.docs)  # a list without names pays nothing for them
         self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
 
     @classmethod
@@ -106,7 +107,8 @@ class SearchIndex:
         """Papers holding term `tid`, in the abstract, the title or an author's name (a title word need not be in
         the abstract, and a name is seldom in either)."""
         data = self.data
-        return max(data.body.count(tid), data.title.count(tid), data.authors.count(tid))
+        count = max(data.body.count(tid), data.title.count(tid))
+        return max(count, data.authors.count(tid)) if self.has_authors else count
 
     def idf(self, df: int) -> float:
         n = len(self.papers)
@@ -168,7 +170,7 @@ class SearchIndex:
             titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
             for doc in candidates.intersection(title.docs_of(tid)):
                 local[doc] = local.get(doc, 0.0) + (titled if papers[doc].given_title else untitled)
-            if not title_only and authors.count(tid):
+            if self.has_authors and not title_only and authors.count(tid):
                 for doc in candidates.intersection(authors.docs_of(tid)):
                     local[doc] = local.get(doc, 0.0) + weight * AUTHOR_BOOST
             for doc, score in local.items():
