@@ -322,7 +322,7 @@ def test_markdown_shows_authors_venue_year_and_links_and_the_note_as_markdown():
         venue="ICML",
         arxiv_id="2305.15786",
         doi="10.1000/a(b)",
-        pdf_url="https://example.org/my paper.pdf",
+        pdf_url="https://example.org/paper.pdf",
     )
     paper = Paper(id="eeeeeeeeeeee", index=1, text="We study ensembles.", given_title="Ensembles", record=record)
     note = Note(paper.id, note="**Key idea**: stacking.\n\n- pros\n- cons\n\n## My summary\nShort.")
@@ -331,9 +331,9 @@ def test_markdown_shows_authors_venue_year_and_links_and_the_note_as_markdown():
         "# Reading notes\n\n"
         "## Ensembles\n\n"
         "`eeeeeeeeeeee` · #1 · unread\n\n"
-        "Jane Doe, Richard Roe · ICML · 2023  \n"
-        "[arXiv:2305.15786](<https://arxiv.org/abs/2305.15786>) · [doi:10.1000/a(b)](<https://doi.org/10.1000/a(b)>)"
-        " · [PDF](<https://example.org/my%20paper.pdf>)\n\n"
+        "Jane Doe, Richard Roe · ICML 2023 · arXiv 2305.15786 · DOI 10.1000/a(b)  \n"
+        "[PDF](<https://example.org/paper.pdf>) · [DOI](<https://doi.org/10.1000/a(b)>)"
+        " · [arXiv abstract page](<https://arxiv.org/abs/2305.15786>)\n\n"
         "> We study ensembles.\n\n"
         "**Key idea**: stacking.\n\n- pros\n- cons\n\n#### My summary\nShort.\n"  # Markdown, a level below the paper
     )

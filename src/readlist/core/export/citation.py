@@ -15,14 +15,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..papers.describe import surname
 from ..papers.paper import Paper
 from ..text.normalize import strip_control
 from ..text.tokens import STOPWORDS, fold
 from .common import annotation_fields, shown_title, without_escapes
 
-# Lower-case words that belong to a family name: "Jan van der Berg" is Berg with the particle "van der".
-PARTICLES = frozenset("van von der den de del della di da du dos das la le ter ten zu af al bin ibn".split())
-SUFFIXES = frozenset("jr jr. sr sr. ii iii iv".split())
 # Letters that do not decompose into a Latin letter and an accent.
 _ASCII_LETTERS = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d", "ı": "i"})
 _CONFERENCE_WORDS = re.compile(
@@ -75,15 +73,17 @@ class Name:
 
     @classmethod
     def of(cls, name: str) -> Name:
+        """Taken apart as the list shows a surname (`describe.surname`): "Jan van der Berg" is Berg with the
+        particle "van der", "Sam Roe Jr." Roe with the suffix "Jr."."""
         words = name.split()
         if len(words) < 2 or "and" in words:  # "Barnes and Noble": an organisation
             return cls(literal=" ".join(words))
-        suffix = words.pop() if len(words) > 2 and words[-1].lower().rstrip(",") in SUFFIXES else ""
-        start = len(words) - 1
-        while start > 1 and words[start - 1] in PARTICLES:
-            start -= 1
-        given = " ".join(words[:start]).rstrip(",")
-        return cls(given, " ".join(words[start:-1]), words[-1].rstrip(","), suffix.rstrip(","))
+        family = surname(name).split()
+        start = len(words) - len(family)
+        while start > 0 and [word.rstrip(",") for word in words[start : start + len(family)]] != family:
+            start -= 1  # before the suffixes
+        rest = " ".join(words[start + len(family) :]).strip(", ")
+        return cls(" ".join(words[:start]).rstrip(","), " ".join(family[:-1]), family[-1], rest)
 
 
 def family_key(name: str) -> str:

@@ -7,6 +7,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..papers.describe import where_and_ids
+from ..papers.links import IN_ABSTRACT, source_links
 from ..papers.paper import Paper
 from ..text.normalize import strip_control
 from .common import annotation_fields, shown_title, without_escapes
@@ -111,20 +113,11 @@ def _link(text: str, url: str) -> str:
 
 
 def record_lines(paper: Paper) -> list[str]:
-    """What the paper file says of the paper: its authors, venue and year, and its links (none when it says
-    nothing)."""
-    said = [", ".join(paper.authors), paper.venue or "", str(paper.year or "")]
-    lines = [_markdown_text(" · ".join(part for part in said if part))] if any(said) else []
-    links = []
-    if paper.arxiv_id:
-        links.append(_link(f"arXiv:{paper.arxiv_id}", f"https://arxiv.org/abs/{paper.arxiv_id}"))
-    if paper.doi:
-        links.append(_link(f"doi:{paper.doi}", f"https://doi.org/{paper.doi}"))
-    if paper.url:
-        links.append(_link("page", paper.url))
-    if paper.pdf_url:
-        links.append(_link("PDF", paper.pdf_url))
-    return lines + ([" · ".join(links)] if links else [])
+    """What the paper's record says of it: its authors, venue, year and ids, then its links (the PDF, landing
+    page, DOI and arXiv pages; the abstract's own links are in the abstract). None when it says nothing."""
+    said = " · ".join(part for part in (", ".join(paper.authors), where_and_ids(paper)) if part)
+    links = " · ".join(_link(link.label, link.url) for link in source_links(paper) if link.label != IN_ABSTRACT)
+    return [line for line in (_markdown_text(said), links) if line]
 
 
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
