@@ -29,7 +29,7 @@ _CONFERENCE_WORDS = re.compile(
 _CONFERENCES = re.compile(
     r"\b(?:neurips|nips|icml|iclr|cvpr|iccv|eccv|wacv|bmvc|acl|emnlp|naacl|eacl|coling|conll|aaai|ijcai|kdd|www|"
     r"sigir|sigmod|vldb|icde|wsdm|cikm|recsys|icra|iros|corl|rss|aistats|uai|colt|interspeech|icassp|chi|uist|"
-    r"miccai|facct|log)\b",
+    r"miccai|facct)\b",
     re.IGNORECASE,
 )
 _PREPRINT = re.compile(r"^\s*(?:arxiv|corr|biorxiv|medrxiv|ssrn)\b", re.IGNORECASE)  # a venue that is no venue
@@ -46,8 +46,7 @@ class Citation:
     kind: str  # "inproceedings", "article" (a journal's) or "misc" (no venue: a preprint)
     title: str  # the title shown, whole
     year: int | None
-    venue: str | None
-    venue_from_list: bool  # the venue and year are the list's name's (a paper file "ICML 2025")
+    venue: str | None  # the paper's, else the list's name's (a paper file "ICML 2025"), with its year
     url: str | None
     note: str
     keywords: tuple[str, ...]
@@ -201,7 +200,6 @@ def citations(papers: Sequence[Paper], annotations: Mapping[str, Any], list_name
                 title=title,
                 year=year,
                 venue=strip_control(venue) if venue else None,  # the list's name may come from any file
-                venue_from_list=listed,
                 url=paper.url or (paper.urls[0] if paper.urls else None),
                 note=fields["note"].strip(),
                 keywords=tuple(dict.fromkeys(keywords)),
