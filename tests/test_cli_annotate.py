@@ -633,6 +633,8 @@ def test_json_output_holds_the_exact_text_even_where_the_terminal_cannot_print_i
     assert latin1("search", "ε-greedy", "--json")[0]["title"] == exact["title"]
     assert latin1("related", "#2", "--json")[0]["title"] == exact["title"]
     assert {key: latin1("export", "--format", "json")["papers"][0][key] for key in exact} == exact
+    cited = latin1("export", "--format", "csl-json")[0]
+    assert (cited["title"], cited["annote"], cited["keyword"]) == (exact["title"], exact["note"], "ε★, 法")
     assert latin1("log", "--json")[0]["after"] == {"tags": exact["tags"]}
     assert [row["tag"] for row in latin1("stats", "--json")["tags"]] == exact["tags"]
     missing = latin1("list", "--missing", "--json", papers_file=gone)

@@ -64,7 +64,7 @@ def export_command(
     if fmt in CITATION_FORMATS and (notice := venue_notice(chosen, ctx.paper_list.name)):
         warn(notice)
     if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
-        if fmt == "json" and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
+        if fmt in ("json", "csl-json") and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
             echo_json(json.loads(text))
         else:
             click.echo(text, nl=False)
