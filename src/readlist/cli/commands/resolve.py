@@ -11,15 +11,15 @@ from __future__ import annotations
 import queue
 import sys
 import threading
-from collections import Counter
 from collections.abc import Callable
 
 import click
 from filelock import Timeout
 
 from ...core.papers.paper import Paper
-from ...core.resolve.records import Match, Resolution, Status
+from ...core.resolve.records import Match, Resolution
 from ...core.resolve.settings import SOURCES
+from ...core.resolve.tally import Tally
 from ...core.store.annotation import title_of
 from ...core.text.normalize import strip_control
 from ..context import Context, fail, warn
@@ -150,14 +150,14 @@ def _look_up(ctx: Context, chosen: list[Paper], settings, *, dry_run: bool, retr
             while (item := _next(results)) is not _DONE:
                 if isinstance(item, BaseException):
                     _failed_to_save(ctx, item)
-                progress.echo(tally.add(item, by_id[item.paper_id]))
+                progress.echo(tally.counted(item, by_id[item.paper_id]))
                 progress.advance()
         except KeyboardInterrupt:
             stopped = True
             resolver.cancel.set()
             worker.join(1.0)  # a result being saved is written whole (the write is atomic either way)
             while not results.empty() and isinstance(item := results.get_nowait(), Resolution):
-                tally.add(item, by_id[item.paper_id])  # saved before it was put here
+                tally.add(item)  # saved before it was put here
     if not stopped:
         resolver.close()
     for line in tally.problem_lines(resolver.given_up()):
@@ -203,43 +203,19 @@ def _failed_to_save(ctx: Context, exc: BaseException) -> None:
     fail(f"{exc}; what was found before is saved, run it again to go on")
 
 
-class _Tally:
+class _Tally(Tally):
     """What a run found, counted, and the line printed for each paper."""
 
     def __init__(self, before: int, dry_run: bool):
-        self.counts: Counter[Status] = Counter()
-        self.before = before
+        super().__init__(before)
         self.dry_run = dry_run
-        self.problems: dict[str, tuple[str, int]] = {}  # host -> (its first problem, papers it concerned)
 
-    @property
-    def done(self) -> int:
-        return sum(self.counts.values())
-
-    def add(self, resolution: Resolution, paper: Paper) -> str:
-        self.counts[resolution.status] += 1
-        for problem in resolution.problems:
-            host = problem.partition(": ")[0]
-            first, n = self.problems.get(host, (problem, 0))
-            self.problems[host] = (first, n + 1)
+    def counted(self, resolution: Resolution, paper: Paper) -> str:
+        self.add(resolution)
         return _line(paper, resolution)
 
-    def summary(self) -> str:
-        parts = [f"{self.counts[Status.FOUND]} found", f"{self.counts[Status.POSSIBLE]} possible",
-                 f"{self.counts[Status.NOT_FOUND]} not found"]  # fmt: skip
-        if self.counts[Status.FAILED]:
-            parts.append(f"{self.counts[Status.FAILED]} failed")
-        if self.before:
-            parts.append(f"{self.before} looked up before (--retry asks again for those not found)")
-        return " · ".join(parts) + (" (dry run: nothing saved)" if self.dry_run else "")
-
-    def problem_lines(self, given_up: dict[str, str]) -> list[str]:
-        """One line per host that failed: its first problem (or why it was given up), and how many papers."""
-        lines = []
-        for host, (first, n) in self.problems.items():
-            line = f"{host}: {given_up[host]}" if host in given_up else first
-            lines.append(strip_control(f"{line}; {n} paper{'s' if n != 1 else ''} not looked up there"))
-        return lines
+    def summary(self, before_hint: str = " (--retry asks again for those not found)") -> str:
+        return super().summary(before_hint) + (" (dry run: nothing saved)" if self.dry_run else "")
 
 
 def _line(paper: Paper, resolution: Resolution) -> str:
