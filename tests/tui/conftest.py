@@ -110,6 +110,15 @@ async def wait_for_related(pilot) -> None:
     await settle(pilot)
 
 
+async def run_from_palette(pilot, words: str) -> None:
+    """Open the command palette, type `words` and run the command it offers first."""
+    await pilot.press("ctrl+p")
+    await settle(pilot)
+    await pilot.press(*words)
+    await settle(pilot)
+    await pilot.press("enter")
+
+
 async def press_together(pilot, *keys: str) -> None:
     """Keys arriving in one read from the terminal: all queued before the first is handled. A character
     arrives under its key name, as from the terminal (`/` is "slash")."""

@@ -22,6 +22,7 @@ from .conftest import (
     app_on_a_paper_file,
     make_app,
     notifications,
+    run_from_palette,
     screen_text,
     settle,
     wait_for_related,
@@ -344,11 +345,7 @@ async def test_quit_with_unsaved_changes_warns_first(app, monkeypatch):
 
 async def take_screenshot_from_the_palette(pilot) -> str:
     """Run the palette's Screenshot; the message it leaves once the file is written (or not)."""
-    await pilot.press("ctrl+p")
-    await settle(pilot)
-    await pilot.press(*"Screenshot")
-    await settle(pilot)
-    await pilot.press("enter")
+    await run_from_palette(pilot, "Screenshot")
     await wait_until(pilot, lambda: notifications(pilot.app), "the screenshot's message")  # after a timer, a thread
     return [notification.message for notification in notifications(pilot.app)][-1]
 

@@ -15,7 +15,7 @@ from textual.binding import Binding
 
 @dataclass(frozen=True)
 class Action:
-    keys: str  # comma-separated Textual key names
+    keys: str  # comma-separated Textual key names; empty: offered in the command palette only
     action: str  # action name on the main screen (without "action_")
     description: str  # short label for the footer
     help: str  # one line for the help screen and the command palette
@@ -43,7 +43,12 @@ class Action:
             "down": "↓",
             "ctrl+p": "Ctrl+P",
         }
-        return " ".join(names.get(k, k) for k in self.keys.split(","))
+        return " ".join(names.get(k, k) for k in self.keys.split(",") if k)
+
+    @property
+    def label(self) -> str:
+        """The line the help screen and the command palette show: what it does, and its keys when it has any."""
+        return f"{self.help} ({self.display_keys})" if self.keys else self.help
 
     def handed_on(self) -> Callable:
         """The screen's `action_<action>` method: it runs the `action_<action>` of the screen's attribute `by`."""
@@ -172,6 +177,33 @@ ACTIONS: tuple[Action, ...] = (
     ),
     Action("O", "pick_link", "Links", "Pick one of the paper's links to open", "Other", show=False, by="navigator"),
     Action(
+        "F",
+        "find_online",
+        "Find online",
+        "Find this paper online: its real title, authors, venue and links (the marked papers, when any; again: stop)",
+        "Other",
+        show=False,
+        by="finder",
+    ),
+    Action(
+        "",
+        "find_view_online",
+        "Find view online",
+        "Find the papers in the view online (asks first when many; Esc in the list stops)",
+        "Other",
+        show=False,
+        by="finder",
+    ),
+    Action(
+        "A",
+        "accept_match",
+        "Accept match",
+        "Accept the possible match found online for the paper (several: pick one)",
+        "Other",
+        show=False,
+        by="finder",
+    ),
+    Action(
         "x", "export", "Export", "Export: Markdown, JSON, CSV, BibTeX or CSL-JSON", "Other", show=False, by="exporter"
     ),
     Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False, by="navigator"),
@@ -181,7 +213,7 @@ ACTIONS: tuple[Action, ...] = (
 
 
 def bindings() -> list[Binding]:
-    return [action.binding() for action in ACTIONS]
+    return [action.binding() for action in ACTIONS if action.keys]
 
 
 def list_bindings() -> list[Binding]:

@@ -29,7 +29,12 @@ from .state import UiState, load_state, save_state
 NOTICE = 30  # seconds a start-up notice that needs no action stays
 POLL_SECONDS = 2.0
 # What each group of background tasks does, as a failure names it.
-_TASKS = {"search": "The search", "index": "Building the search index", "related": "Finding related papers"}
+_TASKS = {
+    "search": "The search",
+    "index": "Building the search index",
+    "related": "Finding related papers",
+    "resolve": "Finding papers online",
+}
 
 
 class ReadlistApp(App):
@@ -52,6 +57,7 @@ class ReadlistApp(App):
         super().__init__()
         self.cursor_blink = cursor_blink
         self.store = store if store is not None else Store(db_path)
+        self.file_papers = papers  # as the paper file gives them; `papers` adds what was found online
         self.papers = with_found(papers, self.store.resolutions())  # titles, authors and links found online
         self.state_path = state_path or ui_state_path(Path(db_path))
         self.state = load_state(self.state_path)
@@ -199,10 +205,20 @@ class ReadlistApp(App):
         """A search, the index build or a related-papers lookup that stopped on an error is said in one line, and
         the app keeps running: none of them writes annotations, so notes and marks stay as they are (Textual's
         default, a traceback and quitting, would close an open note dialog)."""
-        what = _TASKS.get(worker.group, "A background task")
-        error = " ".join(strip_control(str(worker.error)).split())  # one line, whatever the exception holds
-        message = f"{what} stopped on an error ({type(worker.error).__name__}: {cut_label(error, 200)})"
+        self.task_failed(worker.group, worker.error)
+
+    def task_failed(self, group: str, error: BaseException) -> None:
+        """A background task of `group` (see _TASKS) that stopped on `error`, said in one line until dismissed."""
+        what = _TASKS.get(group, "A background task")
+        text = " ".join(strip_control(str(error)).split())  # one line, whatever the exception holds
+        message = f"{what} stopped on an error ({type(error).__name__}: {cut_label(text, 200)})"
         self.notify(message, severity="error", timeout=STICKY, markup=False)
+
+    def found_changed(self) -> PaperList:
+        """The papers shown anew with what was found online now (a lookup's result, a match accepted)."""
+        self.papers = with_found(self.file_papers, self.store.resolutions())
+        self.palette_titles = None  # the palette's paper titles are made again from the found ones
+        return self.papers
 
     def related_index(self):
         """Related papers over the search index; None until the index is ready."""

@@ -24,7 +24,7 @@ class ActionCommands(Provider):
         for action in ACTIONS:
             if action.palette:
                 yield DiscoveryHit(
-                    Content(f"{action.help} ({action.display_keys})"),
+                    Content(action.label),
                     partial(main.run_action, action.action),
                     help=action.description,
                 )
@@ -39,7 +39,7 @@ class ActionCommands(Provider):
         for action in ACTIONS:
             if not action.palette:
                 continue
-            label = f"{action.help} ({action.display_keys})"
+            label = action.label
             score = max(matcher.match(label), matcher.match(action.description))
             if score > 0:
                 yield Hit(

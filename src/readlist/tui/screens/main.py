@@ -27,6 +27,7 @@ from ..widgets.search_bar import SearchBar
 from ..widgets.status_line import Counts, StatusLine
 from .annotator import Annotator
 from .exporter import Exporter
+from .finder import Finder
 from .marker import Marker
 from .navigator import Navigator
 from .searcher import Searcher
@@ -50,6 +51,7 @@ class MainScreen(Screen):
         self.marker = Marker(self)
         self.annotator = Annotator(self)
         self.exporter = Exporter(self)
+        self.finder = Finder(self)
         self.shown_paper = ShownPaper(self)
 
     def deliver(self, callback, *args) -> None:
@@ -112,6 +114,9 @@ class MainScreen(Screen):
         self.apply_layout(event.size.width)
         self.call_after_refresh(self.navigator.keep_focus_visible)
 
+    def on_unmount(self) -> None:
+        self.finder.stop(quietly=True)  # the app is closing: no request more
+
     def on_screen_suspend(self) -> None:
         self._focus_before_dialog = self.focused
 
@@ -158,6 +163,7 @@ class MainScreen(Screen):
             view.partial,
             marked=len(view.marked),
             order=view.sort_label(),
+            busy=self.finder.progress,
         )
 
     def refresh_all(self) -> None:
@@ -168,6 +174,17 @@ class MainScreen(Screen):
         if self.view.reorders:  # words match notes and tags too, and an order may be by them: the paper may move
             self.view.edited(self.query_one(PaperListView).cursor)  # a paper leaving its place: keep the row
             self.searcher.refresh()
+
+    def found_changed(self) -> None:
+        """What was found online changed: the same papers in the same places, shown with their records as completed
+        now (titles, authors, links), the cursor on its paper."""
+        self.papers = papers = self.app.found_changed()
+        self.view.take_papers(papers)
+        self.paper_list.take_papers(papers.papers)
+        self.refresh_header()
+        self.shown_paper.show()
+        if self.view.order == "year":  # a year found may move the paper: listed again, the cursor following it
+            self.apply_view()
 
     @property
     def paper_list(self) -> PaperListView:
@@ -245,7 +262,9 @@ class MainScreen(Screen):
 
     # Esc in the list and in the detail pane: bound by the widgets themselves, not declared in ACTIONS.
     def action_clear_search(self) -> None:
-        if self.view.marked:  # the marks first: they change what the keys act on
+        if self.finder.running:  # what is going on first: a lookup sending requests
+            self.finder.stop()
+        elif self.view.marked:  # then the marks: they change what the keys act on
             self.marker.clear()
         else:
             self.navigator.action_clear_search()

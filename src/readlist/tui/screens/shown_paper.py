@@ -10,6 +10,7 @@ from textual.worker import get_current_worker
 from ..widgets.detail import DetailPane
 from ..widgets.paper_row import RowLook
 from ..widgets.search_bar import SearchBar
+from .finder import possible_match
 
 if TYPE_CHECKING:
     from .main import MainScreen
@@ -39,7 +40,8 @@ class ShownPaper:
             return
         paper = screen.papers.papers[position]
         note = screen.app.store.get(paper.id)
-        detail.show(paper, screen.look(paper, note), note.note, screen.view.spans, keep_scroll=same)
+        possible = possible_match(screen.app.store.resolutions().get(paper.id))
+        detail.show(paper, screen.look(paper, note), note.note, screen.view.spans, keep_scroll=same, possible=possible)
         if not same:
             self.load_related(position)
         elif detail.related_positions:  # a related paper's title may have changed

@@ -104,6 +104,11 @@ class ViewState:
         self.show(before.search, before.quick_filter, before.paper)
         return True
 
+    def take_papers(self, papers: PaperList) -> None:
+        """The same papers, in the same places, with other records (what was found online): years may be new."""
+        self.papers = papers
+        self.__dict__.pop("has_years", None)
+
     # -- the order ------------------------------------------------------------------------------
     @cached_property
     def has_years(self) -> bool:

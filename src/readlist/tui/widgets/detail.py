@@ -32,13 +32,17 @@ class RelatedList(OptionList):
             self.highlighted = 0  # Enter works at once: the first related paper is marked
 
 
-def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None) -> Text:
-    """Everything about one paper as a single literal Text (never parsed as markup)."""
+def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None, possible: str = "") -> Text:
+    """Everything about one paper as a single literal Text (never parsed as markup); `possible` is the line saying
+    a match found online that was not verified, when there is one."""
     text = Text()
     text.append(safe(title_of(paper, look)), "bold")
     text.append("\n")
     if look.title or paper.title_origin != "given":  # a title the file gives goes without saying
         text.append(safe(title_origin_line(paper, look.title)), "dim italic")
+        text.append("\n")
+    if possible:
+        text.append(safe(possible), "italic yellow")
         text.append("\n")
     _, mark, _ = row_marks(look.starred, look.status)
     text.append(f"#{paper.index} · {paper.id}", "dim")
@@ -108,9 +112,11 @@ class DetailPane(Vertical):
         spans: Spans | None = None,
         empty_hint: str = "",
         keep_scroll: bool = False,
+        possible: str = "",
     ) -> None:
         body = self.query_one(DetailBody)
-        body.set_text(Text(empty_hint) if paper is None else paper_text(paper, look, note, spans), keep_scroll)
+        text = Text(empty_hint) if paper is None else paper_text(paper, look, note, spans, possible)
+        body.set_text(text, keep_scroll)
 
     def show_related(self, positions: Sequence[int], labels: Sequence[str]) -> None:
         related = self.query_one(RelatedList)

@@ -220,6 +220,12 @@ class PaperListView(ScrollView, can_focus=True):
         self._styles.clear()
         self._drawn.clear()
 
+    def take_papers(self, papers: Sequence[Paper]) -> None:
+        """The same papers, in the same places, with other records (what was found online), drawn afresh."""
+        self.papers = papers
+        self.bylines = has_bylines(papers)
+        self.redraw()
+
     def redraw(self) -> None:
         """Rows look different (annotations changed): draw them afresh."""
         self._drawn.clear()

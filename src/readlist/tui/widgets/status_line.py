@@ -65,6 +65,7 @@ def header(
     *,
     marked: int = 0,
     order: str = "",
+    busy: str = "",
 ) -> Text:
     """The header for `width` cells, as complete as fits (see FITS), never cut inside a word."""
     query = query.strip()
@@ -90,6 +91,8 @@ def header(
             shown.append(Text(f"sort: {order}", "bold"))
         if marked:
             shown.append(Text(f"{marked} marked", "bold reverse"))
+        if busy:  # work going on in the background ("resolving 3/19")
+            shown.append(Text(busy, "bold"))
         if note:
             shown.append(Text(safe(note), "dim"))
         return shown

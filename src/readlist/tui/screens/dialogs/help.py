@@ -57,7 +57,7 @@ def keys_table(groups: bool = True) -> Table:
     else:  # the longest keys (search forms) wrap too, rather than take half the width
         table.add_column("Keys", style="bold cyan", max_width=NARROW_KEYS)
     table.add_column("What it does")
-    rows = [(action.group, action.display_keys, action.help) for action in ACTIONS] + list(EXTRA)
+    rows = [(action.group, action.display_keys or "Ctrl+P", action.help) for action in ACTIONS] + list(EXTRA)
     for group, keys, what in rows:
         table.add_row(*((group, keys, what) if groups else (keys, what)))
     return table
