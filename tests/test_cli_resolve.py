@@ -224,6 +224,18 @@ def test_a_source_that_cannot_be_reached_is_one_line_and_changes_nothing(run, se
     assert saved(run) == before
 
 
+def test_two_sources_on_one_host_count_each_paper_once_in_its_line(run, services):
+    port = closed_port()  # a mirror answering for arXiv and Semantic Scholar, down
+    down = {
+        "READLIST_ARXIV_URL": f"http://127.0.0.1:{port}/api/query",
+        "READLIST_S2_URL": f"http://127.0.0.1:{port}/s2",
+    }
+    result = run("resolve", "--all", "--source", "arxiv", "--source", "s2", env=down)
+    assert result.exit_code == 2
+    [line] = result.stderr.splitlines()
+    assert line.endswith("; 3 papers not looked up there"), line
+
+
 def test_an_html_page_instead_of_an_answer_is_one_line_per_host(run, services):
     services.arxiv.app = lambda request: Answer(body="<html>Log in to the Wi-Fi</html>", content_type="text/html")
     result = run("resolve", "#1", "#2", "--source", "arxiv")

@@ -24,8 +24,10 @@ class Tally:
 
     def add(self, resolution: Resolution) -> None:
         self.counts[resolution.status] += 1
+        hosts: dict[str, str] = {}  # two sources on one host (a mirror) count the paper once there
         for problem in resolution.problems:
-            host = problem.partition(": ")[0]
+            hosts.setdefault(problem.partition(": ")[0], problem)
+        for host, problem in hosts.items():
             first, n = self.problems.get(host, (problem, 0))
             self.problems[host] = (first, n + 1)
 
