@@ -256,3 +256,15 @@ async def test_a_service_url_that_is_no_url_is_said_in_one_line_and_nothing_is_s
             "Cannot find papers online: READLIST_ARXIV_URL is not an http(s) URL: 'ftp://mirror.example.org/api'"
         ]
         assert asked(services) == 0 and not app.main_screen.finder.running
+
+
+async def test_papers_another_readlist_finds_online_meanwhile_show_here_too(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        match = Match("Quokkas Considered Helpful", "arxiv", authors=("Grace Hopper",))
+        Store(tmp_path / "db.json").keep_resolutions([Resolution(app.papers.papers[0].id, Status.FOUND, match=match)])
+        await app.poll_store()
+        await pilot.pause()
+        assert widget_text(app, "#detail-body").startswith("Quokkas Considered Helpful title found on arXiv")
+        assert "│ ○      Hopper    Quokkas Considered Helpful" in screen_text(app)

@@ -58,7 +58,8 @@ class ReadlistApp(App):
         self.cursor_blink = cursor_blink
         self.store = store if store is not None else Store(db_path)
         self.file_papers = papers  # as the paper file gives them; `papers` adds what was found online
-        self.papers = with_found(papers, self.store.resolutions())  # titles, authors and links found online
+        self._found = self.store.resolutions()  # what was found online, as `papers` shows it
+        self.papers = with_found(papers, self._found)  # titles, authors and links found online
         self.state_path = state_path or ui_state_path(Path(db_path))
         self.state = load_state(self.state_path)
         self.drafts = Drafts(drafts_dir(Path(db_path)))
@@ -174,7 +175,11 @@ class ReadlistApp(App):
             self.notify(message, severity="error", timeout=STICKY, markup=False)
         self._notices_shown = len(self.store.notices)
         if changed:
-            self.main_screen.refresh_all()
+            main = self.main_screen
+            if self.store.resolutions() != self._found:  # another readlist found papers online: shown here too
+                main.found_changed()
+                main.searcher.start_index()
+            main.refresh_all()
 
     def _paper_file_state(self, watched: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:
         """The paper file's state (see source.file_state); its bytes' digest is taken on the first poll, after the
@@ -216,7 +221,8 @@ class ReadlistApp(App):
 
     def found_changed(self) -> PaperList:
         """The papers shown anew with what was found online now (a lookup's result, a match accepted)."""
-        self.papers = with_found(self.file_papers, self.store.resolutions())
+        self._found = self.store.resolutions()
+        self.papers = with_found(self.file_papers, self._found)
         self.palette_titles = None  # the palette's paper titles are made again from the found ones
         return self.papers
 
