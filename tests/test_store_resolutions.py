@@ -54,6 +54,21 @@ def test_resolutions_are_saved_read_back_replaced_and_forgotten(tmp_path, papers
     assert store.undo() is None
 
 
+def test_resolutions_are_read_again_only_when_they_change_not_on_every_annotation_change(tmp_path, papers):
+    store = Store(tmp_path / "db.json")
+    first, second = papers.papers[:2]
+    store.keep_resolutions([found(first.id)])
+    read = store.resolutions()
+    store.toggle_star(second)  # the terminal UI asks for them each time the detail pane shows a paper
+    assert store.resolutions() is read
+    store.keep_resolutions([missed(second.id)])
+    assert set(store.resolutions()) == {first.id, second.id}
+    store.forget_resolution(second.id)
+    assert set(store.resolutions()) == {first.id}
+    Store(tmp_path / "db.json").keep_resolutions([missed(second.id)])  # another process
+    assert store.reload_if_changed() and set(store.resolutions()) == {first.id, second.id}
+
+
 def test_a_database_without_resolutions_keeps_its_layout(tmp_path, papers):
     db = tmp_path / "readlist.json"
     store = Store(db)

@@ -49,6 +49,7 @@ class Records:
         self._index: dict[str, int] = {}  # paper id -> document id
         self._resolved: dict[str, str] = {}  # paper id -> document id in the resolutions table
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
+        self.resolved_revision = 0  # goes up whenever the resolutions held may have changed
         self._pending: list[Change] = []  # applied here, not yet on disk
         self._dirty = False  # holds something else not yet on disk (a migration, a rescued copy)
 
@@ -140,6 +141,7 @@ class Records:
         self._storage.replace_data(data, sig, lines)
         self._dirty = dirty
         self.revision += 1
+        self.resolved_revision += 1
         self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
         resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
@@ -178,6 +180,7 @@ class Records:
                     doc.update(change.sets[doc["id"]])
                 self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
             if change.resolutions:
+                self.resolved_revision += 1
                 self._apply_resolutions(change.resolutions)
             if change.events:
                 self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
