@@ -268,3 +268,16 @@ async def test_papers_another_readlist_finds_online_meanwhile_show_here_too(tmp_
         await pilot.pause()
         assert widget_text(app, "#detail-body").startswith("Quokkas Considered Helpful title found on arXiv")
         assert "│ ○      Hopper    Quokkas Considered Helpful" in screen_text(app)
+
+
+async def test_a_paper_found_remakes_only_its_own_entry_of_the_list(tmp_path, services):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await wait_until(pilot, lambda: "1 found · 0 possible · 0 not found" in messages(app), "the first")
+        first = app.papers.papers[0]
+        await pilot.press("j", "F")
+        await wait_until(pilot, lambda: app.papers.papers[1].found_title, "the second")
+        # the papers found before are kept as they are (at 100k papers and 10,000 found, made again: 0.25 s)
+        assert app.papers.papers[0] is first and app.papers.papers[1].found_title == CHOSEN[1]["title"]

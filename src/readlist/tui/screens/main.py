@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Collection
 from functools import partial
 
 from rich.text import Text
@@ -175,10 +176,10 @@ class MainScreen(Screen):
             self.view.edited(self.query_one(PaperListView).cursor)  # a paper leaving its place: keep the row
             self.searcher.refresh()
 
-    def found_changed(self) -> None:
-        """What was found online changed: the same papers in the same places, shown with their records as completed
-        now (titles, authors, links), the cursor on its paper."""
-        self.papers = papers = self.app.found_changed()
+    def found_changed(self, paper_ids: Collection[str] | None = None) -> None:
+        """What was found online changed (for `paper_ids`, when known): the same papers in the same places, shown
+        with their records as completed now (titles, authors, links), the cursor on its paper."""
+        self.papers = papers = self.app.found_changed(paper_ids)
         self.view.take_papers(papers)
         self.paper_list.take_papers(papers.papers)
         self.refresh_header()
