@@ -283,3 +283,30 @@ async def test_a_paper_found_remakes_only_its_own_entry_of_the_list(tmp_path, se
         await wait_until(pilot, lambda: app.papers.papers[1].found_title, "the second")
         # the papers found before are kept as they are (at 100k papers and 10,000 found, made again: 0.25 s)
         assert app.papers.papers[0] is first and app.papers.papers[1].found_title == CHOSEN[1]["title"]
+
+
+@pytest.mark.parametrize(
+    "error, said",
+    [
+        (OSError("No space left on device"), "Finding papers online stopped: No space left on device; what was"),
+        (RuntimeError("unforeseen"), "Finding papers online stopped on an error (RuntimeError: unforeseen)"),
+    ],
+)
+async def test_a_lookup_that_cannot_save_or_breaks_is_one_line_and_the_app_goes_on(
+    tmp_path, services, monkeypatch, error, said
+):
+    app = make_app(tmp_path)
+
+    def refuse(resolutions):
+        raise error
+
+    monkeypatch.setattr(app.store, "keep_resolutions", refuse)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("F")
+        await wait_until(pilot, lambda: any(m.startswith("0 found") for m in messages(app)), "the summary")
+        [line] = [n for n in notifications(app) if n.severity == "error"]
+        assert line.message.startswith(said) and line.timeout == STICKY
+        assert not app.main_screen.finder.running and "resolving" not in header(app)
+        await pilot.press("j")
+        assert app.is_running

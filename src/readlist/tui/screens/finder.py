@@ -218,8 +218,8 @@ class Finder:
         screen.refresh_header()
 
     def stop(self, quietly: bool = False) -> None:
-        """Stop the lookup after the paper being looked up; what was found is kept (each paper is saved as it
-        arrives)."""
+        """Stop the lookup at its next request or pause (the paper being looked up is left for the next run); what
+        was found is kept, each paper having been saved as it arrived."""
         run = self._run
         if run is None or run.stopped:
             return
