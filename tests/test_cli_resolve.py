@@ -350,3 +350,16 @@ def test_ctrl_c_stops_a_run_keeping_what_was_found(tmp_path, services):
         f"stopped: {held} found · 0 possible · 0 not found · {3 - held} left (run it again to go on)"
     )
     assert len(Store(db).resolutions()) == held
+
+
+def test_a_word_only_the_found_title_holds_finds_the_paper(run):
+    def title_only(paper: dict) -> str:
+        abstract = paper["abstract"].lower()
+        return next(word for word in paper["title"].lower().split() if word.isalpha() and word not in abstract)
+
+    word = title_only(CHOSEN[1])
+    assert run("search", "--json", word).exit_code == 1  # not in any abstract: nothing yet
+    assert run("resolve", "--all").exit_code == 0
+    search = run("search", "--json", word)
+    assert search.exit_code == 0, search.output
+    assert next(row["title"] for row in json.loads(search.stdout)) == CHOSEN[1]["title"]

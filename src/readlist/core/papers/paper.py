@@ -97,6 +97,12 @@ class Paper:
         return to_plain(self.text)
 
     @property
+    def known_title(self) -> str | None:
+        """The paper's real title when one is known (the file's, else one found online); None when only derived."""
+        record = self.record  # read directly: search asks this of every paper it scores
+        return self.given_title or (record.found_title if record is not None else None)
+
+    @property
     def title_origin(self) -> str:
         """Where `title` comes from: "given" (the source's), "found" (an online lookup) or "derived" (the abstract)."""
         if self.given_title:

@@ -31,8 +31,9 @@ def default_dir() -> Path:
 
 
 def content_key(papers: Sequence[Paper]) -> str:
-    """The papers' ids and given titles, and their authors, which the index holds and no id hashes."""
-    names = "\n".join("\x1f".join(paper.authors) for paper in papers)
+    """The papers' ids and given titles, and their authors and titles found online, which the index holds and no
+    id hashes."""
+    names = "\n".join("\x1f".join((*paper.authors, paper.found_title or "")) for paper in papers)
     authors = hashlib.blake2b(names.encode("utf-8", "surrogatepass"), digest_size=16)
     return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION} authors {authors.hexdigest()}", papers)
 

@@ -37,7 +37,7 @@ class FieldLookups:
     @cached_property
     def titled(self) -> int:
         """How many papers have a title line in the file (all, none, or a few a reader could not title)."""
-        return sum(1 for paper in self.papers if paper.given_title)
+        return sum(1 for paper in self.papers if paper.known_title)
 
     def docs(
         self,
@@ -97,7 +97,7 @@ class FieldLookups:
                     found: dict[str, array] = {}
                     folded: list[str | None] = [None] * len(papers)
                     for pos, paper in enumerate(papers):
-                        if not paper.given_title:
+                        if not paper.known_title:
                             folded[pos] = text = index_form(paper.title)
                             for term in {stem(word) for word in split_words(text) if word not in STOPWORDS}:
                                 docs = found.get(term)
@@ -121,7 +121,7 @@ class FieldLookups:
         out: set[int] = set()
         if self.titled:
             for tid in variants:
-                out.update(doc for doc in title.docs_of(tid) if papers[doc].given_title)
+                out.update(doc for doc in title.docs_of(tid) if papers[doc].known_title)
         if self.titled == len(papers):
             return out
         derived = self.derived_titles()
@@ -148,7 +148,7 @@ class FieldLookups:
         out = set()
         for n, doc in enumerate(pool):
             _check(cancelled, n)
-            if papers[doc].given_title:
+            if papers[doc].known_title:
                 continue
             for term in self.title_terms(doc)[1]:
                 weight = wanted.get(term)
@@ -184,7 +184,7 @@ class FieldLookups:
             docs = []
             for n, paper in enumerate(self.papers):
                 _check(cancelled, n)
-                if found(paper.text) or found(paper.given_title or ""):
+                if found(paper.text) or found(paper.known_title or ""):
                     docs.append(n)
             self._common_words[word] = frozenset(docs)
         return self._common_words[word]
@@ -209,7 +209,7 @@ class FieldLookups:
         for doc in pool or ():
             paper = self.papers[doc]
             # a first sentence standing in for the title is part of the abstract
-            titled = paper.given_title and found(title_source(paper))
+            titled = paper.known_title and found(title_source(paper))
             if titled or found(index_form(paper.text)) or _named(paper, found):  # or a name: "jane doe"
                 out.add(doc)
         return out
@@ -225,17 +225,17 @@ class FieldLookups:
             tid = self.term_ids.get(term)
             if tid is None and derived is None:
                 continue  # a form only a derived title holds: checked below
-            docs = set() if tid is None else {doc for doc in title.docs_of(tid) if papers[doc].given_title}
+            docs = set() if tid is None else {doc for doc in title.docs_of(tid) if papers[doc].known_title}
             if derived is not None:
                 docs.update(derived.get(term, ()))
             elif tid is not None:
-                docs.update(doc for doc in body.docs_of(tid) if not papers[doc].given_title)
+                docs.update(doc for doc in body.docs_of(tid) if not papers[doc].known_title)
             pool = docs if pool is None else pool & docs
         found = phrase_finder(words)
         out = set()
         for n, doc in enumerate(pool or ()):
             _check(cancelled, n)
-            if found(title_source(papers[doc]) if papers[doc].given_title else self.shown_folded(doc)):
+            if found(title_source(papers[doc]) if papers[doc].known_title else self.shown_folded(doc)):
                 out.add(doc)
         return out
 

@@ -166,10 +166,10 @@ class SearchIndex:
                         if doc in candidates:
                             local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
             if title_only and self.fields.titled:
-                local = {doc: score for doc, score in local.items() if not papers[doc].given_title}
+                local = {doc: score for doc, score in local.items() if not papers[doc].known_title}
             titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
             for doc in candidates.intersection(title.docs_of(tid)):
-                local[doc] = local.get(doc, 0.0) + (titled if papers[doc].given_title else untitled)
+                local[doc] = local.get(doc, 0.0) + (titled if papers[doc].known_title else untitled)
             if self.has_authors and not title_only and authors.count(tid):
                 for doc in candidates.intersection(authors.docs_of(tid)):
                     local[doc] = local.get(doc, 0.0) + weight * AUTHOR_BOOST

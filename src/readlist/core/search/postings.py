@@ -62,8 +62,8 @@ def title_source(paper: Paper) -> str:
 
     A long first sentence is cut after about TITLE_CHARS characters, at a word boundary.
     """
-    if paper.given_title:
-        return index_form(paper.given_title)
+    if paper.known_title:
+        return index_form(paper.known_title)
     head = _SENTENCE.split(paper.text[: TITLE_CHARS * 3], maxsplit=1)[0]
     if len(head) > TITLE_CHARS:
         head = head[: TITLE_CHARS + 1]
