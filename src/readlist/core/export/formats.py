@@ -17,6 +17,7 @@ from ..papers.paper import Paper
 from ..search.index import QueryError, SearchIndex
 from ..store.annotation import title_of
 from ..text.normalize import has_escape, strip_control
+from .paper_json import paper_json
 
 FORMATS = ("md", "json", "csv", "bibtex")
 CSV_FIELDS = ("id", "index", "title", "status", "starred", "tags", "note")
@@ -97,15 +98,6 @@ def _without_escapes(paper: Paper) -> Paper:
     return replace(paper, text=strip_control(paper.text, keep_tabs=True), given_title=given_title)
 
 
-def _source_fields(paper: Paper) -> dict[str, Any]:
-    """What the paper's source gave (its title, authors, year, ids, ...), those it gave only, so that
-    reading the export back (`--papers notes.json`) gives the same papers."""
-    fields = paper.record_fields()
-    if "given_title" in fields:
-        fields["given_title"] = strip_control(fields["given_title"])
-    return fields
-
-
 def _title(paper: Paper, note: Any) -> str:
     return strip_control(title_of(paper, note))
 
@@ -178,23 +170,8 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
 
 
 def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
-    rows = []
-    for paper in map(_without_escapes, papers):
-        note = annotations.get(paper.id)
-        rows.append(
-            {
-                "id": paper.id,
-                "index": paper.index,
-                "title": _title(paper, note),
-                "text": strip_control(paper.text, keep_tabs=True),
-                "urls": [strip_control(url) for url in paper.urls],
-                **_source_fields(paper),
-                **_fields(paper, note),
-                "created": getattr(note, "created", None),
-                "updated": getattr(note, "updated", None),
-                "read_at": getattr(note, "read_at", None),
-            }
-        )
+    """The papers in the shape every JSON of readlist's holds them (paper_json.py), under the export's version."""
+    rows = [paper_json(paper, annotations.get(paper.id), stripped=True) for paper in map(_without_escapes, papers)]
     return json.dumps({"version": JSON_VERSION, "papers": rows}, ensure_ascii=False, indent=2) + "\n"
 
 
