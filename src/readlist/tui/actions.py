@@ -42,6 +42,11 @@ class Action:
             "up": "↑",
             "down": "↓",
             "ctrl+p": "Ctrl+P",
+            "less_than_sign": "<",
+            "greater_than_sign": ">",
+            "left_square_bracket": "[",
+            "right_square_bracket": "]",
+            "backspace": "Backspace",
         }
         return " ".join(names.get(k, k) for k in self.keys.split(","))
 
@@ -105,6 +110,24 @@ ACTIONS: tuple[Action, ...] = (
         "cycle_sort",
         "Sort",
         "Cycle the order: file / relevance (searching) / status / starred first / recently changed / year",
+        "View",
+        show=False,
+        by="navigator",
+    ),
+    Action(
+        "greater_than_sign",
+        "widen_list",
+        "Wider list",
+        "Widen the list pane (the detail pane narrows); remembered",
+        "View",
+        show=False,
+        by="navigator",
+    ),
+    Action(
+        "less_than_sign",
+        "narrow_list",
+        "Narrower list",
+        "Narrow the list pane (the detail pane widens); remembered",
         "View",
         show=False,
         by="navigator",

@@ -17,6 +17,14 @@ from .view_state import SORTS
 if TYPE_CHECKING:
     from .main import MainScreen
 
+# The list pane's width on a wide screen, in percent: the stylesheet's to start with, `<` and `>` a step at a time.
+LIST_WIDTH, LIST_WIDTH_STEP, LIST_WIDTHS = 40, 10, range(20, 81)
+
+
+def list_width(percent: int | None) -> int | None:
+    """A width remembered (or hand-edited) in the UI state, kept within what `<` and `>` reach; None stays None."""
+    return None if percent is None else min(max(percent, LIST_WIDTHS.start), LIST_WIDTHS.stop - 1)
+
 
 class Navigator:
     """Panes and focus, filter, jumps, links, clipboard, dialogs (the cursor keys go to the list itself)."""
@@ -75,6 +83,22 @@ class Navigator:
         self.screen.searcher.refresh()
         offered = " · ".join(f"[b]{SORTS[name]}[/b]" if name == chosen else SORTS[name] for name in view.sorts())
         self.screen.notify(f"Sort: {SORTS[chosen]}\n{offered}  (S: next)", timeout=5)
+
+    def action_widen_list(self) -> None:
+        self._resize_list(LIST_WIDTH_STEP)
+
+    def action_narrow_list(self) -> None:
+        self._resize_list(-LIST_WIDTH_STEP)
+
+    def _resize_list(self, step: int) -> None:
+        """The list pane a step wider or narrower (the detail pane takes the rest), remembered with the UI state."""
+        screen = self.screen
+        width = list_width((screen.list_width or LIST_WIDTH) + step)
+        screen.list_width = width
+        screen.apply_list_width()
+        narrow = screen.has_class("narrow")
+        where = " (on a screen 100 columns wide or more; here the list takes the width)" if narrow else ""
+        screen.notify(f"List pane: {width}% of the width{where}", timeout=1.5)
 
     def action_next_unread(self) -> None:
         """The next unread paper below, else (saying so) the first one from the top, as newsreaders wrap."""
