@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from readlist.core.files.paths import ui_state_path
 from readlist.tui.state import load_state
+from readlist.tui.widgets.detail import DetailPane, RelatedList
+from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import make_app, settle
+from .conftest import make_app, notifications, settle, wait_for_related
 
 
 def pane_widths(app) -> tuple[int, int]:
@@ -47,3 +49,56 @@ async def test_a_hand_edited_list_width_is_kept_within_reach(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         assert pane_widths(app) == (96, 24)
+
+
+async def test_related_papers_are_reached_by_a_key_and_backspace_goes_back_through_the_jumps(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await wait_for_related(pilot)
+        await pilot.press("slash", *"language models", "enter", "j", "f")  # a search, a filter, the second paper
+        await wait_for_related(pilot)
+        left = main.current_paper
+        await pilot.press("right_square_bracket")  # before: no key reached the related papers
+        await settle(pilot)
+        assert isinstance(app.focused, RelatedList) and app.focused.highlighted == 0
+        first = main.query_one(DetailPane).related_positions[0]
+        await pilot.press("enter")
+        await wait_for_related(pilot)
+        assert main.current_paper is app.papers.papers[first]
+        second = main.query_one(DetailPane).related_positions[1]
+        await pilot.press("right_square_bracket", "down", "enter")  # on from there: a second jump
+        await wait_for_related(pilot)
+        assert main.current_paper is app.papers.papers[second]
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert main.current_paper is app.papers.papers[first]
+        await pilot.press("left_square_bracket")  # the search, filter and paper the first jump left
+        await settle(pilot)
+        assert (main.view.search_text, main.view.quick_filter) == ("language models", "unread")
+        assert main.query_one(SearchBar).value == "language models"
+        assert main.current_paper is left and app.focused is main.paper_list
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert main.current_paper is left
+        assert any("Nothing to go back to" in n.message for n in notifications(app))
+
+
+def test_the_footer_and_the_help_name_the_related_and_back_keys():
+    from readlist.tui.actions import ACTIONS
+    from readlist.tui.screens.dialogs.help import keys_table
+
+    shown = {action.action: action for action in ACTIONS}
+    assert shown["focus_related"].show  # in the footer
+    assert shown["go_back"].display_keys == "Backspace ["
+    rows = keys_table().columns[1]._cells
+    assert "]" in rows and "Backspace [" in rows
+
+
+async def test_the_related_key_shows_a_narrow_screens_detail_with_the_related_papers(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_related(pilot)
+        await pilot.press("right_square_bracket")
+        await settle(pilot)
+        assert app.main_screen.has_class("show-detail") and isinstance(app.focused, RelatedList)

@@ -88,6 +88,23 @@ ACTIONS: tuple[Action, ...] = (
         by="navigator",
     ),
     Action(
+        "right_square_bracket",
+        "focus_related",
+        "Related",
+        "Go to the related papers (Enter jumps to one; backspace comes back)",
+        "Move",
+        by="navigator",
+    ),
+    Action(
+        "backspace,left_square_bracket",
+        "go_back",
+        "Back",
+        "Go back to the search, filter and paper a jump (a related paper) left",
+        "Move",
+        show=False,
+        by="navigator",
+    ),
+    Action(
         "N",
         "next_unread",
         "Next unread",

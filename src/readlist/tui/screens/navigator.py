@@ -9,6 +9,7 @@ from itertools import chain
 from typing import TYPE_CHECKING
 
 from ...core.papers.links import LinkSettingError, paper_links, source_links, web_search, web_search_template
+from ..widgets.detail import RelatedList
 from ..widgets.detail_body import DetailBody
 from ..widgets.search_bar import SearchBar
 from .marker import marked_count
@@ -115,15 +116,41 @@ class Navigator:
         self.screen.notify("No other unread papers in this view", timeout=2)
 
     def jump_to(self, position: int) -> None:
-        """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back."""
+        """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back.
+        The view left is kept in the history that backspace goes back through."""
         screen = self.screen
-        if not screen.paper_list.select_position(position):
+        current = screen.current_paper
+        if screen.paper_list.select_position(position):
+            screen.view.went_from(current)
+        else:
             paper = screen.papers.papers[position]
-            before = screen.view.jump(paper, screen.current_paper)
+            before = screen.view.jump(paper, current)
             screen.show_view()
             message = f"{before.describe()} cleared to show #{paper.index} — Esc in the list goes back"
             self.screen.notify(message, markup=False, timeout=6)
         self.visible_pane().focus()  # a related paper opened on a narrow screen stays in the detail
+
+    def action_focus_related(self) -> None:
+        """To the detail pane's related papers (shown first on a narrow screen): Enter goes to the one highlighted."""
+        screen = self.screen
+        related = screen.query_one(RelatedList)
+        if not related.option_count:
+            screen.notify("No related papers shown for this paper (yet)", timeout=2)
+            return
+        screen.set_class(screen.has_class("narrow"), "show-detail")
+        if not related.has_focus:
+            related.highlighted = 0  # from the most related, whichever was highlighted on the last visit
+        related.focus()
+
+    def action_go_back(self) -> None:
+        """Back to the view the latest jump left: its search, filter and paper."""
+        screen = self.screen
+        before = screen.view.go_back()
+        if before is None:
+            screen.notify("Nothing to go back to: ] then Enter goes to a related paper", timeout=2)
+            return
+        screen.show_view()
+        self.visible_pane().focus()
 
     def action_clear_search(self) -> None:
         """Esc in the list: clear the search (the paper under the cursor stays selected); right after a jump
