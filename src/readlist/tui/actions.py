@@ -210,7 +210,9 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
         by="navigator",
     ),
-    Action("O", "pick_link", "Links", "Pick one of the paper's links to open", "Other", show=False, by="navigator"),
+    Action(
+        "O", "pick_link", "Links", "Pick a link (the paper's, the note's) to open", "Other", show=False, by="navigator"
+    ),
     Action("x", "export", "Export", "Export notes: Markdown, JSON, CSV or BibTeX", "Other", show=False, by="exporter"),
     Action("y", "copy", "Copy", "Copy the title and abstract to the clipboard", "Other", show=False, by="navigator"),
     Action("question_mark", "help", "Help", "Show all keys", "Other", by="navigator"),

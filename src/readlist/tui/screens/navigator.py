@@ -7,10 +7,19 @@ from __future__ import annotations
 import webbrowser
 from itertools import chain
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from ...core.papers.links import LinkSettingError, paper_links, source_links, web_search, web_search_template
+from ...core.papers.links import (
+    Link,
+    LinkSettingError,
+    paper_links,
+    source_links,
+    web_search,
+    web_search_template,
+)
 from ..widgets.detail import RelatedList
 from ..widgets.detail_body import DetailBody
+from ..widgets.note_markdown import note_links
 from ..widgets.search_bar import SearchBar
 from .marker import marked_count
 from .view_state import SORTS
@@ -18,6 +27,7 @@ from .view_state import SORTS
 if TYPE_CHECKING:
     from .main import MainScreen
 
+NOTE_LINK = "In your note"
 # The list pane's width on a wide screen, in percent: the stylesheet's to start with, `<` and `>` a step at a time.
 LIST_WIDTH, LIST_WIDTH_STEP, LIST_WIDTHS = 40, 10, range(20, 81)
 
@@ -181,8 +191,14 @@ class Navigator:
         if paper is None:
             return
         title = self.screen.listed_title(paper)
-        links = paper_links(paper, title, self._web_search())
-        self.screen.app.push_screen(LinksScreen(title, links), self._open_chosen)
+        *links, search = paper_links(paper, title, self._web_search())
+        links += self.note_links(paper, {link.url for link in links})
+        self.screen.app.push_screen(LinksScreen(title, [*links, search]), self._open_chosen)
+
+    def note_links(self, paper, known: set[str]) -> list[Link]:
+        """The web links in the paper's note, which the detail pane shows but never follows on a click."""
+        urls = note_links(self.screen.app.store.get(paper.id).note)
+        return [Link(NOTE_LINK, url) for url in urls if urlsplit(url).scheme in ("http", "https") and url not in known]
 
     def _open_chosen(self, url: str | None) -> None:
         if url is not None:
