@@ -102,3 +102,12 @@ async def test_the_related_key_shows_a_narrow_screens_detail_with_the_related_pa
         await pilot.press("right_square_bracket")
         await settle(pilot)
         assert app.main_screen.has_class("show-detail") and isinstance(app.focused, RelatedList)
+
+
+async def test_in_the_search_bar_backspace_and_brackets_edit_the_words(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", "a", "b", "left_square_bracket", "right_square_bracket", "backspace", "backspace")
+        await settle(pilot)
+        assert app.main_screen.query_one(SearchBar).value == "ab" and isinstance(app.focused, SearchBar)
