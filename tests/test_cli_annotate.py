@@ -782,3 +782,26 @@ def test_papers_named_both_ways_or_by_a_query_that_cannot_match_are_refused_in_o
     assert result.exit_code == 2, result.output
     assert said in result.stderr and result.stderr.count("\n") == 1
     assert not run.db.exists() or all(not p["starred"] and p["status"] == "unread" for p in listed(run))
+
+
+def test_list_search_and_the_json_export_give_one_paper_shape(run, tmp_path):
+    assert run("star", "#3").exit_code == 0
+    assert run("status", "#3", "reading").exit_code == 0
+    assert run("tag", "#3", "+robots").exit_code == 0
+    assert run("note", "#3", "--text", "read the appendix").exit_code == 0
+    [in_list] = [paper for paper in listed(run) if paper["index"] == 3]
+    searched = run("search", "grasping", "--json")
+    assert searched.exit_code == 0, searched.output
+    [found] = json.loads(searched.stdout)
+    exported = run("export", "--format", "json", "-q", "grasping")
+    [in_export] = json.loads(exported.stdout)["papers"]
+    assert set(found) - set(in_list) == {"score", "full_match", "matched"}  # the search adds its own, after
+    assert set(in_export) == set(in_list)  # before: three shapes, the search's without star, status or tags
+    for paper in (found, in_export):
+        assert {key: paper[key] for key in in_list} == in_list
+    assert (found["starred"], found["status"], found["tags"]) == (True, "reading", ["robots"])
+    out = tmp_path / "back.json"
+    assert run("export", "--format", "json", "--all", "-o", str(out)).exit_code == 0
+    again = CliRunner().invoke(cli, ["--papers", str(out), "--db", str(run.db), "list", "--json"])
+    assert [paper["id"] for paper in json.loads(again.stdout)] == run.ids  # the export still reads back
+    assert json.loads(again.stdout)[2]["note"] == "read the appendix"

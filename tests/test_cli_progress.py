@@ -376,3 +376,5 @@ def test_related_shows_the_users_own_titles(env):
     assert "Rewiring, my summary" in run("related", "#3").output
     rows = json.loads(run("related", "#3", "--json").output)
     assert rows[0]["title"] == "Rewiring, my summary"
+    [listed] = [row for row in json.loads(run("list", "--json").output) if row["id"] == rows[0]["id"]]
+    assert rows[0] == listed | {"similarity": rows[0]["similarity"]}  # the one paper shape (it lacked the marks)

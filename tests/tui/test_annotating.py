@@ -746,8 +746,7 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         ("p", "escape"),
     ],
 )
-async def test_a_key_pressed_twice_at_once_closes_only_the_dialog(app, tmp_path, monkeypatch, opens, closes):
-    monkeypatch.chdir(tmp_path)  # the export dialog writes into the working directory
+async def test_a_key_pressed_twice_at_once_closes_only_the_dialog(app, opens, closes):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press(opens)

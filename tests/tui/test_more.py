@@ -151,8 +151,8 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
         await settle(pilot)
         await pilot.press("s", "x")
         await wait_for_screen(pilot, ExportScreen)
-        await pilot.click("#fmt-json")
-        await pilot.pause()
+        app.screen.query_one("#export-path").value = str(tmp_path / "readlist-notes.md")
+        await pilot.press("down")  # JSON
         await pilot.click("#export-path")
         await pilot.press("enter")
         await settle(pilot)
@@ -163,7 +163,8 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
         out.write_text("keep me")
         await pilot.press("x")
         await wait_for_screen(pilot, ExportScreen)
-        await pilot.click("#fmt-json")
+        app.screen.query_one("#export-path").value = str(tmp_path / "readlist-notes.md")
+        await pilot.press("down")
         await pilot.click("#export-path")
         await pilot.press("enter")
         await wait_for_screen(pilot, ConfirmScreen)
@@ -181,15 +182,16 @@ async def test_the_export_dialog_offers_every_format_and_writes_csl_json(tmp_pat
         await pilot.press("s", "x")
         await wait_for_screen(pilot, ExportScreen)
         path = app.screen.query_one("#export-path")
-        await pilot.click("#fmt-csl-json")
+        directory = Path(path.value).parent
+        assert directory.is_relative_to(tmp_path)  # the test's home, never the user's
+        await pilot.press("down", "down", "down", "down")  # Markdown, JSON, CSV, BibTeX, CSL-JSON
         await wait_until(pilot, lambda: path.value.endswith(".csl.json"), "the path named for CSL-JSON")
-        await pilot.click("#fmt-md")
+        await pilot.press("up", "up", "up", "up")
         await wait_until(pilot, lambda: path.value.endswith("readlist-notes.md"), "the path named for Markdown")
-        await pilot.click("#fmt-csl-json")
-        await wait_until(pilot, lambda: path.value == str(tmp_path / "readlist-notes.csl.json"), "CSL-JSON again")
-        await pilot.click("#export-path")
+        await pilot.press("down", "down", "down", "down")
+        await wait_until(pilot, lambda: path.value == str(directory / "readlist-notes.csl.json"), "CSL-JSON again")
         await pilot.press("enter")
-        out = tmp_path / "readlist-notes.csl.json"
+        out = directory / "readlist-notes.csl.json"
         await wait_until(pilot, out.exists, f"the export written to {out}")
         (item,) = json.loads(out.read_text(encoding="utf-8"))
         assert (item["type"], item["container-title"], item["issued"]) == (
@@ -445,7 +447,7 @@ async def test_export_dialog_survives_a_bare_directory_path(app, tmp_path):
         await pilot.press("x")
         await wait_for_screen(pilot, ExportScreen)
         app.screen.query_one("#export-path").value = "/"
-        await pilot.click("#fmt-csv")
+        await pilot.press("down", "down")  # CSV
         await pilot.pause()
         assert app.is_running and app.screen.query_one("#export-path").value == "/"
 
@@ -615,3 +617,41 @@ async def test_a_search_that_fails_is_one_notice_and_the_window_keeps_running(tm
         await settle(pilot)
         assert app.store.get(app.papers.papers[0].id).starred
     assert app.return_code in (None, 0)
+
+
+async def test_the_export_dialog_starts_on_the_formats_down_changes_one_and_enter_writes_into_documents(app, tmp_path):
+    from readlist.core.export.formats import FORMATS
+
+    documents = tmp_path / "home" / "Documents"
+    documents.mkdir()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "x")
+        await wait_for_screen(pilot, ExportScreen)
+        path = app.screen.query_one("#export-path")
+        assert path.value == str(documents / "readlist-notes.md")  # before: the current directory
+        shown = widget_text(app, "#export-where").replace(" ", "")  # where it wraps, a space joins its lines
+        assert f"Writes{documents / 'readlist-notes.md'}" == shown  # in full, however narrow the field
+        text = widget_text(app, "#export-format")
+        assert "● Markdown reading notes .md" in text and "○ JSON .json" in text  # named, the chosen one marked
+        assert text.count("●") == 1 and text.count("○") == len(FORMATS) - 1
+        assert "Enter writes the file" in screen_text(app)
+        await pilot.press("down")  # before: the path field had the focus, and ↓ did nothing
+        await pilot.pause()
+        assert "● JSON .json" in widget_text(app, "#export-format")
+        assert path.value == str(documents / "readlist-notes.json")
+        await pilot.press("enter")  # on the format: before, nothing was written
+        out = documents / "readlist-notes.json"
+        await wait_until(pilot, out.exists, f"the export written to {out}")
+        assert app.screen is app.main_screen
+        assert [paper["starred"] for paper in json.loads(out.read_text())["papers"]] == [True]
+
+
+async def test_the_export_dialog_fits_a_60_by_20_terminal(app):
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        await wait_for_screen(pilot, ExportScreen)
+        dialog = app.screen.query_one("#export-dialog").region
+        assert dialog.right <= 60 and dialog.bottom <= 20, dialog  # before: 70 columns, past the right edge
+        assert "Enter writes the file" in screen_text(app) and "BibTeX" in screen_text(app)

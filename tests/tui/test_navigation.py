@@ -233,7 +233,7 @@ async def test_copy_puts_title_and_abstract_on_clipboard(app):
 async def test_help_screen_lists_every_key(app):
     from readlist.tui.actions import ACTIONS
 
-    async with app.run_test(size=(120, 60)) as pilot:
+    async with app.run_test(size=(120, 80)) as pilot:  # all of it on one screen
         await settle(pilot)
         await pilot.press("question_mark")
         await wait_for_screen(pilot, HelpScreen)
@@ -471,3 +471,22 @@ def test_the_readmes_table_of_keys_names_every_declared_key():
     for action in ACTIONS:
         for key in action.display_keys.split():
             assert (f"`{key}`" if len(key) == 1 else key) in table, (action.action, key)
+
+
+def test_every_key_the_readmes_table_names_is_declared_for_the_keys_and_the_help():
+    """The other way round: the README names no key that ACTIONS (or the help's rows for the search bar and the
+    list) does not declare, so it cannot promise a key the app lacks."""
+    import re
+    from pathlib import Path
+
+    from readlist.tui.actions import ACTIONS
+    from readlist.tui.screens.dialogs.help import EXTRA
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Keys\n\n", 1)[1].split("\n\n", 1)[0]
+    declared = {key for action in ACTIONS for key in action.display_keys.split()}
+    declared |= {key for _, keys, _ in EXTRA for key in re.split(r"[ /]+", keys)}
+    for row in table.splitlines()[2:]:
+        keys = row.split("|")[1].replace("`", "")
+        named = {key.rstrip(",") for key in keys.split() if key != "/"}  # "`g` `G` / Home End, PgUp PgDn"
+        assert named <= declared, row

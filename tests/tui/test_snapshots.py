@@ -9,6 +9,7 @@ import pytest
 from readlist.core.papers.formats import load_papers
 from readlist.core.papers.reader import parse_text
 from readlist.tui.app import ReadlistApp
+from readlist.tui.screens.dialogs.export import ExportScreen
 from readlist.tui.screens.dialogs.help import HelpScreen
 from readlist.tui.screens.dialogs.links import LinksScreen
 
@@ -130,3 +131,20 @@ def test_links_dialog(snap_compare, tmp_path):
         await wait_for_screen(pilot, LinksScreen)
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=links)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (60, 20)])
+def test_export_dialog(snap_compare, snapshot_app, monkeypatch, size):
+    """The formats named, the chosen one marked, the path in full; at 60 by 20 it fits."""
+    import readlist.tui.screens.exporter as exporter
+
+    monkeypatch.setattr(exporter, "export_directory", lambda: Path("/home/reader/Documents"))
+
+    async def export_dialog(pilot):
+        await steady(pilot)
+        await pilot.press("x")
+        await wait_for_screen(pilot, ExportScreen)
+        await pilot.press("down")  # JSON
+        await pilot.pause()
+
+    assert snap_compare(snapshot_app(), terminal_size=size, run_before=export_dialog)

@@ -9,7 +9,7 @@ from readlist.core.papers.paper import PaperList
 from readlist.core.papers.reader import parse_text
 from readlist.core.search.index import SearchIndex
 from readlist.core.store.annotation import Annotation
-from readlist.tui.screens.view_state import FILTERS, ViewState
+from readlist.tui.screens.view_state import FILTERS, HISTORY, ViewState
 
 from .conftest import PAPERS
 
@@ -205,3 +205,20 @@ def test_an_edit_keeps_the_cursors_row_when_the_order_moves_the_paper(papers):
     view.sort = "relevance"
     view.edited(2)
     assert view.placement(current=2) == (2, 2)  # the same paper, as after any edit
+
+
+def test_going_back_walks_the_jumps_history_newest_first_kept_to_its_length(papers):
+    view = ViewState(papers, "unread")
+    view.set_search("gnn")
+    first, second, third = papers.papers[:3]
+    view.jump(second, first)  # from a search and filter on the first paper
+    view.went_from(second)  # then to a paper in the view
+    assert view.go_back().paper is second and (view.search_text, view.quick_filter) == ("", "all")
+    assert view.go_back().paper is first
+    assert (view.search_text, view.quick_filter, view.pending_select) == ("gnn", "unread", first.id)
+    assert view.go_back() is None
+    view.jump(third, first)
+    assert view.back() and view.go_back() is None  # Esc went back: backspace has no step left
+    for _ in range(HISTORY + 5):
+        view.went_from(first)
+    assert len(view.history) == HISTORY

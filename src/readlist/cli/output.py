@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from ..core.export.paper_json import paper_json
 from ..core.papers.describe import title_origin, title_origin_line, where_and_ids
 from ..core.papers.links import IN_ABSTRACT, source_links
 from ..core.papers.paper import Paper
@@ -83,11 +84,10 @@ def annotation_dict(ann: Annotation) -> dict:
     return {"starred": ann.starred, "status": ann.status, "tags": tags, "note": ann.note, "read_at": ann.read_at}
 
 
-def paper_dict(paper: Paper, ann: Annotation) -> dict:
-    out = paper.to_dict()
-    if ann.title:
-        out["title"] = ann.title  # the user's title wins over the derived one
-    return out | annotation_dict(ann)
+def paper_dict(paper: Paper, ann: Annotation | None) -> dict:
+    """A paper with its annotation, in the one shape of every JSON readlist writes (`list`, `show`, `search`, and the
+    JSON export's papers): control characters kept, `echo_json` writes them as escapes."""
+    return paper_json(paper, ann)
 
 
 def record_lines(paper: Paper, ann: Annotation) -> list[str]:

@@ -42,6 +42,11 @@ class Action:
             "up": "↑",
             "down": "↓",
             "ctrl+p": "Ctrl+P",
+            "less_than_sign": "<",
+            "greater_than_sign": ">",
+            "left_square_bracket": "[",
+            "right_square_bracket": "]",
+            "backspace": "Backspace",
         }
         return " ".join(names.get(k, k) for k in self.keys.split(",") if k)
 
@@ -88,6 +93,23 @@ ACTIONS: tuple[Action, ...] = (
         by="navigator",
     ),
     Action(
+        "right_square_bracket",
+        "focus_related",
+        "Related",
+        "Go to the related papers (Enter jumps to one; backspace comes back)",
+        "Move",
+        by="navigator",
+    ),
+    Action(
+        "backspace,left_square_bracket",
+        "go_back",
+        "Back",
+        "Go back to the search, filter and paper a jump (a related paper) left",
+        "Move",
+        show=False,
+        by="navigator",
+    ),
+    Action(
         "N",
         "next_unread",
         "Next unread",
@@ -110,6 +132,24 @@ ACTIONS: tuple[Action, ...] = (
         "cycle_sort",
         "Sort",
         "Cycle the order: file / relevance (searching) / status / starred first / recently changed / year",
+        "View",
+        show=False,
+        by="navigator",
+    ),
+    Action(
+        "greater_than_sign",
+        "widen_list",
+        "Wider list",
+        "Widen the list pane (the detail pane narrows); remembered",
+        "View",
+        show=False,
+        by="navigator",
+    ),
+    Action(
+        "less_than_sign",
+        "narrow_list",
+        "Narrower list",
+        "Narrow the list pane (the detail pane widens); remembered",
         "View",
         show=False,
         by="navigator",
@@ -175,7 +215,9 @@ ACTIONS: tuple[Action, ...] = (
         show=False,
         by="navigator",
     ),
-    Action("O", "pick_link", "Links", "Pick one of the paper's links to open", "Other", show=False, by="navigator"),
+    Action(
+        "O", "pick_link", "Links", "Pick a link (the paper's, the note's) to open", "Other", show=False, by="navigator"
+    ),
     Action(
         "F",
         "find_online",

@@ -96,7 +96,8 @@ class ReadlistApp(App):
         if self.state.theme and self.state.theme in self.available_themes:
             self.theme = self.state.theme
         sort = self.state.sorts.get(self.list_key, "relevance")
-        self.install_screen(MainScreen(self.papers, self.state.filter, self.state.paper, sort), "main")
+        main = MainScreen(self.papers, self.state.filter, self.state.paper, sort, list_width=self.state.list_width)
+        self.install_screen(main, "main")
         self.push_screen("main")
         self.reconcile()
         for message in self.startup_messages:
@@ -257,6 +258,7 @@ class ReadlistApp(App):
             filter=main.view.quick_filter if isinstance(main, MainScreen) else self.state.filter,
             theme=self.theme,
             sorts=sorts,
+            list_width=main.list_width if isinstance(main, MainScreen) else self.state.list_width,
         )
 
     def deliver_screenshot(

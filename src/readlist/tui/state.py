@@ -1,4 +1,5 @@
-"""What the app remembers between runs: the last paper, the quick filter, the theme, and each paper list's order."""
+"""What the app remembers between runs: the last paper, the quick filter, the theme, each paper list's order and the
+list pane's width."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ class UiState:
     filter: str = "all"
     theme: str | None = None
     sorts: dict[str, str] = field(default_factory=dict)  # the order chosen, by the paper file's absolute path
+    list_width: int | None = None  # the list pane's share of a wide screen, in percent (None: the stylesheet's)
 
 
 def load_state(path: Path) -> UiState:
@@ -30,7 +32,11 @@ def load_state(path: Path) -> UiState:
 
     sorts = data.get("sorts") if isinstance(data.get("sorts"), dict) else {}
     sorts = {key: value for key, value in sorts.items() if isinstance(value, str)}
-    return UiState(paper=text("paper"), filter=text("filter") or "all", theme=text("theme"), sorts=sorts)
+    width = data.get("list_width")
+    width = width if isinstance(width, int) and not isinstance(width, bool) else None
+    return UiState(
+        paper=text("paper"), filter=text("filter") or "all", theme=text("theme"), sorts=sorts, list_width=width
+    )
 
 
 def save_state(path: Path, state: UiState) -> None:

@@ -8,7 +8,7 @@ from ...core.search.related import RelatedIndex
 from ...core.store.annotation import title_of
 from ...core.text.normalize import strip_control
 from ..context import Context, warn
-from ..output import echo_json
+from ..output import echo_json, paper_dict
 from .search import annotations_of
 
 
@@ -26,11 +26,7 @@ def related_command(ctx: Context, ref: str, count: int, as_json: bool) -> None:
     related = RelatedIndex(load_or_build(papers)).related(paper.index - 1, k=count)
     notes = annotations_of(ctx)
     if as_json:
-        rows = [
-            {**papers[p].to_dict(), "title": title_of(papers[p], notes.get(papers[p].id)), "similarity": score}
-            for p, score in related
-        ]
-        echo_json(rows)
+        echo_json([paper_dict(papers[p], notes.get(papers[p].id)) | {"similarity": score} for p, score in related])
         return
     if not related:
         warn(f"no paper shares enough words with #{paper.index}")

@@ -7,7 +7,7 @@ import click
 from ...core.store.annotation import title_of
 from ...core.text.normalize import quoted, strip_control
 from ..context import Context, fail
-from ..output import echo_json
+from ..output import echo_json, paper_dict
 
 
 def titles_for(papers, query: str | None) -> None:
@@ -121,10 +121,8 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
         raise SystemExit(0 if orphans else 1)
     if as_json:
         rows = [
-            {
-                "index": papers[pos].index,
-                "id": papers[pos].id,
-                "title": title_of(papers[pos], annotations.get(papers[pos].id)),
+            paper_dict(papers[pos], annotations.get(papers[pos].id))
+            | {
                 "score": score,
                 "full_match": n < result.full_matches,
                 "matched": result.matched_terms(pos),

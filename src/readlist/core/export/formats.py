@@ -19,6 +19,7 @@ from .bibtex import to_bibtex
 from .common import annotation_fields, shown_title, without_escapes
 from .csl import to_csl_json
 from .markdown import to_markdown
+from .paper_json import paper_json
 
 FORMATS = ("md", "json", "csv", "bibtex", "csl-json")
 LABELS = {
@@ -102,33 +103,9 @@ def select(
     return [paper for paper in papers if is_annotated(annotations.get(paper.id))]
 
 
-def _source_fields(paper: Paper) -> dict[str, Any]:
-    """What the paper's source gave (its title, authors, year, ids, ...), those it gave only, so that
-    reading the export back (`--papers notes.json`) gives the same papers."""
-    fields = paper.record_fields()
-    if "given_title" in fields:
-        fields["given_title"] = strip_control(fields["given_title"])
-    return fields
-
-
 def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
-    rows = []
-    for paper in map(without_escapes, papers):
-        note = annotations.get(paper.id)
-        rows.append(
-            {
-                "id": paper.id,
-                "index": paper.index,
-                "title": shown_title(paper, note),
-                "text": strip_control(paper.text, keep_tabs=True),
-                "urls": [strip_control(url) for url in paper.urls],
-                **_source_fields(paper),
-                **annotation_fields(note),
-                "created": getattr(note, "created", None),
-                "updated": getattr(note, "updated", None),
-                "read_at": getattr(note, "read_at", None),
-            }
-        )
+    """The papers in the shape every JSON of readlist's holds them (paper_json.py), under the export's version."""
+    rows = [paper_json(paper, annotations.get(paper.id), stripped=True) for paper in map(without_escapes, papers)]
     return json.dumps({"version": JSON_VERSION, "papers": rows}, ensure_ascii=False, indent=2) + "\n"
 
 

@@ -36,3 +36,14 @@ def unreadable(path: Path | str, exc: OSError, kind: str) -> str:
     if isinstance(exc, PermissionError):
         return f"{path}: permission denied (cannot read the file)"
     return f"{path}: cannot read ({exc.strerror or exc})"
+
+
+def export_directory() -> Path:
+    """Where an export goes unless the user says otherwise: the documents directory, else downloads, else home
+    (never the current directory, which may be a source tree the export would land in)."""
+    from platformdirs import user_documents_path, user_downloads_path
+
+    for directory in (user_documents_path(), user_downloads_path()):
+        if directory.is_dir():
+            return directory
+    return Path.home()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ...core.files.paths import export_directory
 from .marker import marked_count
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ class Exporter:
         from .dialogs.export import ExportScreen
 
         if marked := self.screen.view.marked_papers():
-            choose = ExportScreen(marked_count(len(marked)), Path.cwd())
+            choose = ExportScreen(marked_count(len(marked)), export_directory())
             self.app.push_screen(choose, lambda choice: self._export(choice, False, marked=marked))
             return
         filtered = bool(self.screen.view.query)
@@ -37,7 +38,7 @@ class Exporter:
             return
         in_view = f"the {count} papers in this view" if count > 1 else "the paper in this view"
         what = in_view if filtered else "annotated papers"
-        self.app.push_screen(ExportScreen(what, Path.cwd()), lambda choice: self._export(choice, filtered))
+        self.app.push_screen(ExportScreen(what, export_directory()), lambda choice: self._export(choice, filtered))
 
     def _export(self, choice, filtered: bool, force: bool = False, marked=None) -> None:
         from ...core.export.citation import venue_notice

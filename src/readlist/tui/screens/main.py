@@ -31,6 +31,7 @@ from .exporter import Exporter
 from .finder import Finder
 from .marker import Marker
 from .navigator import Navigator
+from .navigator import list_width as list_width_within
 from .searcher import Searcher
 from .shown_paper import ShownPaper
 from .view_state import ViewState
@@ -42,10 +43,17 @@ class MainScreen(Screen):
     BINDINGS = bindings()  # each key's `action_<name>` hands it to whoever ACTIONS names (see the end of this module)
 
     def __init__(
-        self, papers: PaperList, quick_filter: str = "all", paper_id: str | None = None, sort: str = "relevance"
+        self,
+        papers: PaperList,
+        quick_filter: str = "all",
+        paper_id: str | None = None,
+        sort: str = "relevance",
+        list_width: int | None = None,
     ) -> None:
         super().__init__()
         self.papers = papers
+        # The list pane's percent of a wide screen (None: the stylesheet's); `<` and `>` change it.
+        self.list_width = list_width_within(list_width)
         self.view = ViewState(papers, quick_filter, paper_id, sort)
         self.searcher = Searcher(self)
         self.navigator = Navigator(self)
@@ -134,6 +142,7 @@ class MainScreen(Screen):
 
     def apply_layout(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
+        self.apply_list_width()
         footer = self.query_one(Footer)
         if footer.show_command_palette != (width >= NARROW):
             footer.compact = width < NARROW
@@ -141,6 +150,11 @@ class MainScreen(Screen):
             footer.refresh(recompose=True)  # the footer draws its palette key only when it composes
         self.query_one(SearchBar).set_width_hint(width)
         self.refresh_header()
+
+    def apply_list_width(self) -> None:
+        """The list pane's width as chosen; a narrow screen's list takes the whole width whatever was chosen."""
+        chosen = self.list_width if not self.has_class("narrow") else None
+        self.query_one("#list-pane").styles.width = f"{chosen}%" if chosen else None
 
     # -- data shown ---------------------------------------------------------------------------
     def look(self, paper, note=None) -> RowLook:

@@ -7,15 +7,34 @@ from __future__ import annotations
 import webbrowser
 from itertools import chain
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
-from ...core.papers.links import LinkSettingError, paper_links, source_links, web_search, web_search_template
+from ...core.papers.links import (
+    Link,
+    LinkSettingError,
+    paper_links,
+    source_links,
+    web_search,
+    web_search_template,
+)
+from ..widgets.detail import RelatedList
 from ..widgets.detail_body import DetailBody
+from ..widgets.note_markdown import note_links
 from ..widgets.search_bar import SearchBar
 from .marker import marked_count
 from .view_state import SORTS
 
 if TYPE_CHECKING:
     from .main import MainScreen
+
+NOTE_LINK = "In your note"
+# The list pane's width on a wide screen, in percent: the stylesheet's to start with, `<` and `>` a step at a time.
+LIST_WIDTH, LIST_WIDTH_STEP, LIST_WIDTHS = 40, 10, range(20, 81)
+
+
+def list_width(percent: int | None) -> int | None:
+    """A width remembered (or hand-edited) in the UI state, kept within what `<` and `>` reach; None stays None."""
+    return None if percent is None else min(max(percent, LIST_WIDTHS.start), LIST_WIDTHS.stop - 1)
 
 
 class Navigator:
@@ -76,6 +95,22 @@ class Navigator:
         offered = " · ".join(f"[b]{SORTS[name]}[/b]" if name == chosen else SORTS[name] for name in view.sorts())
         self.screen.notify(f"Sort: {SORTS[chosen]}\n{offered}  (S: next)", timeout=5)
 
+    def action_widen_list(self) -> None:
+        self._resize_list(LIST_WIDTH_STEP)
+
+    def action_narrow_list(self) -> None:
+        self._resize_list(-LIST_WIDTH_STEP)
+
+    def _resize_list(self, step: int) -> None:
+        """The list pane a step wider or narrower (the detail pane takes the rest), remembered with the UI state."""
+        screen = self.screen
+        width = list_width((screen.list_width or LIST_WIDTH) + step)
+        screen.list_width = width
+        screen.apply_list_width()
+        narrow = screen.has_class("narrow")
+        where = " (on a screen 100 columns wide or more; here the list takes the width)" if narrow else ""
+        screen.notify(f"List pane: {width}% of the width{where}", timeout=1.5)
+
     def action_next_unread(self) -> None:
         """The next unread paper below, else (saying so) the first one from the top, as newsreaders wrap."""
         papers_list = self.screen.paper_list
@@ -91,15 +126,41 @@ class Navigator:
         self.screen.notify("No other unread papers in this view", timeout=2)
 
     def jump_to(self, position: int) -> None:
-        """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back."""
+        """Select a paper; one not in the view clears the search and filter, which Esc in the list brings back.
+        The view left is kept in the history that backspace goes back through."""
         screen = self.screen
-        if not screen.paper_list.select_position(position):
+        current = screen.current_paper
+        if screen.paper_list.select_position(position):
+            screen.view.went_from(current)
+        else:
             paper = screen.papers.papers[position]
-            before = screen.view.jump(paper, screen.current_paper)
+            before = screen.view.jump(paper, current)
             screen.show_view()
             message = f"{before.describe()} cleared to show #{paper.index} — Esc in the list goes back"
             self.screen.notify(message, markup=False, timeout=6)
         self.visible_pane().focus()  # a related paper opened on a narrow screen stays in the detail
+
+    def action_focus_related(self) -> None:
+        """To the detail pane's related papers (shown first on a narrow screen): Enter goes to the one highlighted."""
+        screen = self.screen
+        related = screen.query_one(RelatedList)
+        if not related.option_count:
+            screen.notify("No related papers shown for this paper (yet)", timeout=2)
+            return
+        screen.set_class(screen.has_class("narrow"), "show-detail")
+        if not related.has_focus:
+            related.highlighted = 0  # from the most related, whichever was highlighted on the last visit
+        related.focus()
+
+    def action_go_back(self) -> None:
+        """Back to the view the latest jump left: its search, filter and paper."""
+        screen = self.screen
+        before = screen.view.go_back()
+        if before is None:
+            screen.notify("Nothing to go back to: ] then Enter goes to a related paper", timeout=2)
+            return
+        screen.show_view()
+        self.visible_pane().focus()
 
     def action_clear_search(self) -> None:
         """Esc in the list: clear the search (the paper under the cursor stays selected); right after a jump
@@ -130,8 +191,14 @@ class Navigator:
         if paper is None:
             return
         title = self.screen.listed_title(paper)
-        links = paper_links(paper, title, self._web_search())
-        self.screen.app.push_screen(LinksScreen(title, links), self._open_chosen)
+        *links, search = paper_links(paper, title, self._web_search())
+        links += self.note_links(paper, {link.url for link in links})
+        self.screen.app.push_screen(LinksScreen(title, [*links, search]), self._open_chosen)
+
+    def note_links(self, paper, known: set[str]) -> list[Link]:
+        """The web links in the paper's note, which the detail pane shows but never follows on a click."""
+        urls = note_links(self.screen.app.store.get(paper.id).note)
+        return [Link(NOTE_LINK, url) for url in urls if urlsplit(url).scheme in ("http", "https") and url not in known]
 
     def _open_chosen(self, url: str | None) -> None:
         if url is not None:

@@ -23,6 +23,7 @@ SORTS = {
     "changed": "recently changed",
     "year": "year",
 }
+HISTORY = 100  # views kept for going back (backspace) after jumps to related papers
 BY_ANNOTATIONS = ("status", "starred", "changed")  # orders an annotation change can move a paper in
 STATUS_RANK = {"reading": 0, "unread": 1, "read": 2}  # what is being read first, what is done last
 
@@ -61,6 +62,7 @@ class ViewState:
         self.stay_row: int | None = None  # the row to keep when the paper under the cursor leaves the view
         self.shown_search = ""  # the search words of the view shown: new words put the best match first
         self.before_jump: ViewBefore | None = None  # what Esc in the list brings back after a jump
+        self.history: list[ViewBefore] = []  # the views jumps left, the latest last: backspace goes back to it
 
     # -- what the user asked for ----------------------------------------------------------------
     @property
@@ -88,10 +90,16 @@ class ViewState:
         self.pending_select = paper.id if paper is not None else None
         self.search_text, self.quick_filter, self.before_jump = search, quick_filter, None
 
+    def went_from(self, current: Paper | None) -> ViewBefore:
+        """A jump leaves this view, on `current`: kept in the history (the oldest dropped past HISTORY)."""
+        before = ViewBefore(self.search_text, self.quick_filter, current)
+        self.history = [*self.history[1 - HISTORY :], before]
+        return before
+
     def jump(self, paper: Paper, current: Paper | None) -> ViewBefore:
         """Clear the search and filter to show `paper`, keeping the view left (and `current`, its selected paper)
-        for `back`."""
-        before = ViewBefore(self.search_text, self.quick_filter, current)
+        for `back` and in the history."""
+        before = self.went_from(current)
         self.show("", "all", paper)
         self.before_jump = before
         return before
@@ -101,6 +109,8 @@ class ViewState:
         before, self.before_jump = self.before_jump, None
         if before is None:
             return False
+        if self.history and self.history[-1] is before:  # gone back to: no longer ahead in the history
+            self.history.pop()
         self.show(before.search, before.quick_filter, before.paper)
         return True
 
@@ -108,6 +118,15 @@ class ViewState:
         """The same papers, in the same places, with other records (what was found online): years may be new."""
         self.papers = papers
         self.__dict__.pop("has_years", None)
+
+    def go_back(self) -> ViewBefore | None:
+        """The view the latest jump left, again: its search, filter and selected paper; None when no jump is left
+        to go back from."""
+        if not self.history:
+            return None
+        before = self.history.pop()
+        self.show(before.search, before.quick_filter, before.paper)
+        return before
 
     # -- the order ------------------------------------------------------------------------------
     @cached_property

@@ -16,9 +16,10 @@ from ...core.papers.describe import short_authors, title_origin_line, where_and_
 from ...core.papers.links import IN_ABSTRACT, source_links
 from ...core.papers.paper import Paper
 from ...core.store.annotation import title_of
-from ...core.text.normalize import hashtags, strip_control
+from ...core.text.normalize import hashtags
 from ..display import row_marks, safe
 from .detail_body import DetailBody
+from .note_markdown import note_text
 from .paper_row import RowLook
 
 Spans = Callable[[str], list[tuple[int, int]]]
@@ -56,7 +57,7 @@ def paper_text(paper: Paper, look: RowLook, note: str, spans: Spans | None, poss
     text.append("\n\n")
     if note.strip():  # the user's own words first: they are what they come back for
         text.append("Note\n", "bold")
-        text.append("\n".join(strip_control(line) for line in note.splitlines()))
+        text.append_text(note_text(note))  # its Markdown drawn, never read as markup
         text.append("\n\n")
     body = Text(safe(paper.plain))
     if spans is not None:

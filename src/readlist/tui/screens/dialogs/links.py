@@ -17,6 +17,7 @@ class LinksScreen(ChoiceDialog[str]):
     NAME = "links"
 
     def __init__(self, title: str, links: Sequence[Link]) -> None:
+        self.links = tuple(links)
         choices = [(self._prompt(link), link.url) for link in links]
         super().__init__(paper_heading("Links", title), choices, "Enter opens the link in the browser · Esc closes")
 
