@@ -280,3 +280,16 @@ def test_a_pipe_is_read_to_its_end(tmp_path):
     papers = read_papers(fifo)
     writer.join()
     assert len(papers) == 3000 and papers.papers[-1].text.startswith("We study problem number 2999 ")
+
+
+def test_title_lines_about_as_long_as_the_wrap_width_are_titles(write_file):
+    titled = {
+        "FastDiff: Distilling Diffusion Samplers into Four Steps": A2,  # a little shorter than the width
+        "Over-Squashing and Long-Range Dependencies in Graph Neural Networks": A3,  # longer than any line
+        "Reasoning About Tables with Large Language Models at Scale": A1,
+    }
+    text = "\n\n".join(title + "\n" + "\n".join(_wrap(abstract, 60)) for title, abstract in titled.items())
+    papers = read_papers(write_file(text))
+    assert papers.has_titles
+    assert [p.title for p in papers.papers] == list(titled)
+    assert [p.text for p in papers.papers] == list(titled.values())
