@@ -805,3 +805,25 @@ def test_list_search_and_the_json_export_give_one_paper_shape(run, tmp_path):
     again = CliRunner().invoke(cli, ["--papers", str(out), "--db", str(run.db), "list", "--json"])
     assert [paper["id"] for paper in json.loads(again.stdout)] == run.ids  # the export still reads back
     assert json.loads(again.stdout)[2]["note"] == "read the appendix"
+
+
+@pytest.mark.parametrize("direction", ["title added", "title taken off"])
+def test_annotations_follow_an_abstract_when_a_title_line_is_added_above_it_or_taken_off(tmp_path, direction):
+    from readlist.core.files.paths import bundled_papers
+
+    abstracts = [paper.text for paper in read_papers(bundled_papers()).papers[:4]]
+    titled = "A Title Line Added Above the Abstract When the List Was Published Again\n" + abstracts[1]
+    untitled_file, titled_file = tmp_path / "v1.txt", tmp_path / "v2.txt"
+    untitled_file.write_text("\n\n".join(abstracts), encoding="utf-8")
+    titled_file.write_text("\n\n".join([abstracts[0], titled, *abstracts[2:]]), encoding="utf-8")
+    before, after = (untitled_file, titled_file) if direction == "title added" else (titled_file, untitled_file)
+    db = tmp_path / "readlist.json"
+
+    def on(path, *args):
+        return CliRunner().invoke(cli, ["--papers", str(path), "--db", str(db), *args])
+
+    assert on(before, "note", "#2", "--text", "follow me").exit_code == 0
+    result = on(after, "list", "--json")
+    assert "re-attached the annotations of #2" in result.stderr  # before: kept as a missing paper
+    assert json.loads(result.stdout)[1]["note"] == "follow me"
+    assert on(after, "list", "--missing").stdout == ""

@@ -32,6 +32,7 @@ MIN_CHARS = 40  # shorter snippets say too little to re-attach on
 MIN_SHARED = 0.3  # share of a snippet's distinctive words a candidate must contain to be scored
 COMMON = 0.02  # words in more than this share of papers (and 20 of them) do not narrow anything
 SHORTLIST = 8
+TITLE_CHARS = 250  # a title line above an abstract is at most this long (the reader's own limit)
 
 _WORD = re.compile(r"\w{4,}")
 
@@ -72,8 +73,22 @@ class Matcher:
         from rapidfuzz import fuzz, process
 
         hits = process.extract(key[:HEAD], shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=None)
-        same = [cid for _, _, cid in hits if fuzz.token_set_ratio(key, self.keys[cid]) >= WORDS_THRESHOLD]
+        opening = [cid for _, _, cid in hits]
+        if not opening:  # a title line added above the abstract (a list re-published with titles), or taken off
+            opening = [cid for cid in shortlist if self.opens_after_title(key, self.keys[cid])]
+        same = [cid for cid in opening if fuzz.token_set_ratio(key, self.keys[cid]) >= WORDS_THRESHOLD]
         return same[0] if len(same) == 1 else None
+
+    def opens_after_title(self, key: str, other: str) -> bool:
+        """One text opens as the other does once a leading line of up to TITLE_CHARS characters is set aside:
+        the match starts after a space, within the title's length, and not at the very start."""
+        from rapidfuzz import fuzz
+
+        for short, long in ((key, other), (other, key)):
+            found = fuzz.partial_ratio_alignment(short[:HEAD], long[: HEAD + TITLE_CHARS], score_cutoff=self.threshold)
+            if found is not None and 0 < found.dest_start <= TITLE_CHARS and long[found.dest_start - 1] == " ":
+                return True
+        return False
 
     def claim(self, cid: str) -> None:
         """A candidate re-attached once is not offered again."""
@@ -90,7 +105,7 @@ def search_key(papers: Iterable[Paper], annotated: Iterable[str], lost: Iterable
     """What a search for lost annotations depends on: the papers, which are annotated, the lost snippets."""
     from ..files.cache import papers_key
 
-    header = f"reattach {THRESHOLD} {WORDS_THRESHOLD} {HEAD} {MIN_CHARS} {MIN_SHARED} {COMMON}"
+    header = f"reattach {THRESHOLD} {WORDS_THRESHOLD} {HEAD} {MIN_CHARS} {MIN_SHARED} {COMMON} {TITLE_CHARS}"
     for part in (sorted(annotated), sorted(f"{pid} {snippet}" for pid, snippet in lost)):
         header += "\n" + hashlib.blake2b("\n".join(part).encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
     return papers_key(header, papers)
