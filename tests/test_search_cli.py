@@ -216,3 +216,12 @@ def test_search_help_names_every_field_of_the_query_table():
 
     shown = " ".join(CliRunner().invoke(cli, ["search", "--help"]).output.split())
     assert all(f"{op.field}:" in shown for op in OPERATORS)
+
+
+def test_a_paper_holding_no_query_word_is_no_partial_match():
+    # The bundled list's #4 says "quantifying", a near form of "quantum", and holds neither word.
+    result = CliRunner().invoke(cli, ["search", "quantum", "teleportation", "--json"])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout) == []  # before: #4, with "matched": []
+    some = CliRunner().invoke(cli, ["search", "quantifying", "teleportation", "--json"])
+    assert [row["index"] for row in json.loads(some.stdout)] == [4]  # holding one word, it is listed

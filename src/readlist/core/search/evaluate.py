@@ -12,7 +12,7 @@ from ..papers.paper import Paper
 from ..text.tokens import STOPWORDS, fold, split_words
 from .fields import FieldLookups
 from .marks import Highlighter
-from .matching import FAINT, NEAR_FORM, NEAREST, WordMatcher, matchers
+from .matching import FAINT, NEAREST, WordMatcher, matchers
 from .notes import Annotated, flag_docs, note_hits, note_phrase
 from .postings import IndexData
 from .query import Query, Term, year_range
@@ -63,7 +63,6 @@ class Evaluation:
     index: Index
     annotated: dict[int, Annotated]
     word_sets: list[set[int]] = field(default_factory=list)
-    near_sets: list[set[int]] = field(default_factory=list)  # papers holding only a near form of a free word
     required: list[set[int]] = field(default_factory=list)
     excluded: set[int] = field(default_factory=set)
     scoring: list[Scoring] = field(default_factory=list)
@@ -103,8 +102,6 @@ class Evaluation:
                 self.required.append(docs)
             else:
                 self.word_sets.append(docs)
-                near = fields.docs({tid: w for tid, w in variants.items() if w == NEAR_FORM}) - docs
-                self.near_sets.append(near)
                 self.free.append((matcher, scoring))
             self.scoring.append(scoring)
             self.marks.words.append(matcher)
@@ -224,7 +221,9 @@ class Evaluation:
         full -= self.excluded
         partial: set[int] = set()
         if len(self.word_sets) >= 2:
-            partial = set().union(*self.word_sets, *self.near_sets)
+            # A paper holding no query word is no partial match, even with near forms of them ("quantifying" for
+            # "quantum"): those only rank the papers listed.
+            partial = set().union(*self.word_sets)
             for docs in self.required:
                 partial &= docs
             partial -= self.excluded

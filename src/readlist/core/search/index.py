@@ -3,8 +3,8 @@
 An index is built once per list (`SearchIndex.build`, or `index_cache.load_or_build`); each query
 touches the vocabulary and the postings of its words, never every abstract. Scores are BM25 with
 a bonus for title hits, scaled down for other word forms, prefix and typo matches. Papers holding
-every word come first; the others follow by score, papers holding only a near form of a word
-("revision" for "revise") among them.
+every word come first; the others, holding some word, follow by score (a near form of a missing word,
+"revision" for "revise", ranks them higher).
 """
 
 from __future__ import annotations
