@@ -218,6 +218,15 @@ def test_search_help_names_every_field_of_the_query_table():
     assert all(f"{op.field}:" in shown for op in OPERATORS)
 
 
+@pytest.mark.parametrize("query", ["", "title:", "   ", '""', "!!!", "tag:"])
+def test_a_query_with_nothing_to_search_for_is_one_line_and_exit_2(env, query):
+    result = CliRunner().invoke(cli, [*env, "search", query])
+    assert result.exit_code == 2  # before: every paper, exit 0
+    assert result.stdout == ""
+    assert result.stderr.startswith("readlist: search: ") and "nothing to search for" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
 def test_a_paper_holding_no_query_word_is_no_partial_match():
     # The bundled list's #4 says "quantifying", a near form of "quantum", and holds neither word.
     result = CliRunner().invoke(cli, ["search", "quantum", "teleportation", "--json"])

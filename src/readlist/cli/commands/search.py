@@ -102,8 +102,14 @@ def _search_help() -> str:
 def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
     """The ranked papers, one line each (or JSON), full matches first; `_search_help` is the command's help."""
     from ...core.search.cache import load_or_build
+    from ...core.search.query import QueryError, parse
 
     text = " ".join(query)
+    try:
+        if parse(text).says_nothing:  # the search bar lists every paper for it; a command asked for something
+            fail(f'search: {quoted(text)} has nothing to search for: give words, a "phrase" or title:word, tag:name')
+    except QueryError as exc:
+        fail(f"search: {exc}")
     papers = ctx.paper_list.papers
     annotations = annotations_of(ctx)
     titles_for(papers, text)

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from ..text.normalize import latex_to_text
+from ..text.tokens import fold, split_words
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ _NAMES = "|".join(re.escape(name) for name in dict.fromkeys(op.field for op in O
 _FIELD = re.compile(rf"({_NAMES}):", re.IGNORECASE)
 
 
+WORDED = ("word", "phrase", "title", "note")  # the terms made of words: punctuation alone says nothing
+
+
 class QueryError(ValueError):
     """A query the search bar cannot run; the message is shown to the user as is."""
 
@@ -78,6 +82,11 @@ class Query:
     @property
     def blank(self) -> bool:
         return not self.terms
+
+    @property
+    def says_nothing(self) -> bool:
+        """No term holds a word or a filter (`''`, `title:`, `"!!"`): every paper would be listed, none for a reason."""
+        return all(term.kind in WORDED and not split_words(fold(term.value)) for term in self.terms)
 
     @property
     def asks_for_missing(self) -> bool:
