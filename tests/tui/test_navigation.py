@@ -11,7 +11,7 @@ from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import make_app, notifications, press_together, screen_text, settle, wait_for_screen
+from .conftest import make_app, notifications, press_together, screen_text, settle, wait_for_screen, wait_until
 
 
 def current_title(app) -> str:
@@ -490,3 +490,15 @@ def test_every_key_the_readmes_table_names_is_declared_for_the_keys_and_the_help
         keys = row.split("|")[1].replace("`", "")
         named = {key.rstrip(",") for key in keys.split() if key != "/"}  # "`g` `G` / Home End, PgUp PgDn"
         assert named <= declared, row
+
+
+async def test_the_palette_finds_a_paper_by_the_words_the_search_bar_finds_it_by(tmp_path):
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await wait_until(pilot, lambda: app.main_screen.searcher.index is not None, "the search index")
+        await type_in_palette(pilot, "zebra pde")  # "pde" is in the abstract only, and "Zebra" in the title
+        assert "matched: zebra, pde" in screen_text(app)  # it says what it matched
+        await pilot.press("enter")
+        await settle(pilot)
+        assert current_title(app).startswith("Zebra")  # before: no paper, the palette matched titles only

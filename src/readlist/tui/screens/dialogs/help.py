@@ -38,7 +38,7 @@ EXTRA = (
     ("List", "Esc", "Clear the search; after a related-paper jump, bring back the search and filter it cleared"),
     ("List", "Esc", "With papers marked (v, V): clear the marks first, asking when there are many"),
     ("Anywhere", "Tab / Shift+Tab", "Move between the search bar, the list and the detail pane"),
-    ("Anywhere", "Ctrl+P", "Command palette: every action, and jump to a paper by title"),
+    ("Anywhere", "Ctrl+P", "Command palette: every action, and jump to a paper found as the search bar finds it"),
     ("Anywhere", "Mouse", "Click a row to select it (double-click opens it); the wheel scrolls"),
 )
 
