@@ -502,3 +502,23 @@ async def test_the_palette_finds_a_paper_by_the_words_the_search_bar_finds_it_by
         await pilot.press("enter")
         await settle(pilot)
         assert current_title(app).startswith("Zebra")  # before: no paper, the palette matched titles only
+
+
+async def test_the_search_bar_opens_again_with_the_words_cleared_last_selected(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        search = app.main_screen.query_one(SearchBar)
+        await pilot.press("slash", *"graph", "enter", "escape")  # Esc in the list clears the search
+        await settle(pilot)
+        assert search.value == "" and app.main_screen.paper_list.row_count == 5
+        await pilot.press("slash")
+        await settle(pilot)
+        assert search.value == "graph"  # before: an empty bar
+        assert app.main_screen.view.matches == 1
+        await pilot.press("escape", "escape", "slash")  # cleared in the bar, left, opened again
+        await settle(pilot)
+        assert search.value == "graph" and search.has_focus
+        await pilot.press(*"tab")  # typing replaces the words brought back
+        await settle(pilot)
+        assert search.value == "tab"
+        assert app.main_screen.current_paper.text.startswith("We introduce TableBench")

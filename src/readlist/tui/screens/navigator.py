@@ -66,6 +66,7 @@ class Navigator:
             search.call_later(search.insert_text_at_cursor, "/")
             return
         screen.set_class(False, "show-detail")
+        search.reopen()
         # Focus now, not on the next message cycle: keys typed right after `/` must reach the bar.
         screen.set_focus(search)
 
@@ -167,7 +168,7 @@ class Navigator:
         that cleared the search, bring it back; else close the notifications on screen."""
         screen = self.screen
         if screen.view.search_text:
-            screen.query_one(SearchBar).value = ""
+            screen.query_one(SearchBar).clear_and_keep()
         elif screen.view.back():
             screen.show_view()
         else:

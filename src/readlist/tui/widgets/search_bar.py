@@ -1,4 +1,5 @@
-"""The search bar: Enter moves to the results, Esc clears, a second Esc leaves."""
+"""The search bar: Enter moves to the results, Esc clears, a second Esc leaves; opened again, it holds the words
+cleared last."""
 
 from __future__ import annotations
 
@@ -28,6 +29,19 @@ class SearchBar(Input):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(placeholder=self.LONG_HINT, **kwargs)
+        self.cleared = ""  # the words Esc cleared last: opening the bar again brings them back
+
+    def clear_and_keep(self) -> None:
+        """Clear the words (Esc, here or in the list), keeping them for the next time the bar opens."""
+        if self.value.strip():
+            self.cleared = self.value
+        self.value = ""
+
+    def reopen(self) -> None:
+        """Opened on no search: the words cleared last come back, selected on focus (Input's select_on_focus), so
+        typing replaces them and Esc clears them again."""
+        if not self.value and self.cleared:
+            self.value = self.cleared
 
     def set_width_hint(self, width: int) -> None:
         self.placeholder = self.LONG_HINT if width >= len(self.LONG_HINT) + 8 else self.SHORT_HINT
@@ -37,7 +51,7 @@ class SearchBar(Input):
 
     def action_clear_or_leave(self) -> None:
         if self.value:
-            self.value = ""
+            self.clear_and_keep()
         else:
             self.post_message(self.Leave(to_results=False))
 
