@@ -770,3 +770,49 @@ async def test_completing_a_tag_that_holds_a_space_keeps_it_one_tag(app):
         await pilot.press(*'"de', "right", "enter")  # before: completed unquoted, saved as "deep" and "learning"
         await settle(pilot)
         assert current(app)[1].tags == ("deep learning",)
+
+
+@pytest.fixture
+def only_vi(tmp_path, monkeypatch):
+    """$VISUAL and $EDITOR unset, and a `vi` on the PATH that appends to the file it is given."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    vi = bin_dir / "vi"
+    vi.write_text(f"#!{sys.executable}\nimport sys\nopen(sys.argv[-1], 'a').write('from vi')\n")
+    vi.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/nonexistent")
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.delenv("EDITOR", raising=False)
+    return vi
+
+
+async def test_e_without_an_editor_set_asks_before_opening_vi_and_says_how_to_choose_one(app, only_vi):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await wait_for_screen(pilot, ConfirmScreen)  # before: vi opened without a word
+        question = app.screen.question
+        assert "open the note in vi?" in question and "EDITOR=nano readlist" in question
+        await pilot.press("n")
+        await settle(pilot)
+        assert current(app)[1].note == ""  # not opened
+        await pilot.press("e")
+        await wait_for_screen(pilot, ConfirmScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert current(app)[1].note == "from vi"
+        await pilot.press("j", "e")  # asked once a session
+        await settle(pilot)
+        assert not isinstance(app.screen, ConfirmScreen)
+        assert current(app)[1].note == "from vi"
+
+
+async def test_e_without_an_editor_set_or_vi_says_how_to_choose_one(app, only_vi):
+    only_vi.unlink()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("e")
+        await settle(pilot)
+        [told] = [n.message for n in notifications(app) if "not installed" in n.message]
+        assert told.startswith("Neither $VISUAL nor $EDITOR is set and vi is not installed; note unchanged.")
+        assert "EDITOR=nano readlist" in told

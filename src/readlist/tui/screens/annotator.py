@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from textual.app import SuspendNotSupported
 
-from ...core.files.editor import EditFailed, edit_text, editor_command
+from ...core.files.editor import EditFailed, chosen_editor, edit_text, editor_command
 from ...core.store.annotation import STATUSES, editable_title, own_title
 from ...core.store.note_edits import note_size_error
 from ..display import STICKY
@@ -20,12 +20,15 @@ from .marker import marked_count
 if TYPE_CHECKING:
     from .main import MainScreen
 
+CHOOSE_EDITOR = "To choose an editor, start readlist with EDITOR set (EDITOR=nano readlist)"
+
 
 class Annotator:
     """What the keys that annotate the paper under the cursor (or the view's papers) do."""
 
     def __init__(self, screen: MainScreen) -> None:
         self.screen = screen
+        self.default_editor_agreed = False  # `e` with no editor set: the user said yes to vi
 
     @property
     def app(self):
@@ -154,7 +157,6 @@ class Annotator:
         paper = self.screen.selected_paper()
         if paper is None:
             return
-        current = self.app.store.get(paper.id).note
         try:
             editor = editor_command()
         except ValueError as exc:
@@ -163,8 +165,30 @@ class Annotator:
             return
         if shutil.which(editor[0]) is None:  # found out before the screen is handed over, not after
             message = f"Cannot run editor {editor[0]!r}: not found; note unchanged"
-            self.screen.notify(message, severity="error", markup=False)
+            if not chosen_editor():
+                message = f"Neither $VISUAL nor $EDITOR is set and {editor[0]} is not installed; note unchanged. "
+                message += f"{CHOOSE_EDITOR}, or edit the note with n"
+            self.screen.notify(message, severity="error", markup=False, timeout=10)
             return
+        if chosen_editor() or self.default_editor_agreed:
+            await self._edit_externally(paper, editor)
+            return
+
+        from .dialogs.confirm import ConfirmScreen
+
+        async def answer(yes: bool | None) -> None:
+            if yes:
+                self.default_editor_agreed = True  # asked once a session
+                await self._edit_externally(paper, editor)
+
+        question = (
+            f"Neither $VISUAL nor $EDITOR is set: open the note in {editor[0]}?\n\n"
+            f"{CHOOSE_EDITOR}. The n key edits notes in readlist itself."
+        )
+        self.app.push_screen(ConfirmScreen(question), answer)
+
+    async def _edit_externally(self, paper, editor: list[str]) -> None:
+        current = self.app.store.get(paper.id).note
         try:
             prefix = f"readlist-note-{paper.id}-"
             text = edit_text(current, editor, self._run_handing_over_the_screen, prefix, refuse=note_size_error)
