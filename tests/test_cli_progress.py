@@ -378,3 +378,22 @@ def test_related_shows_the_users_own_titles(env):
     assert rows[0]["title"] == "Rewiring, my summary"
     [listed] = [row for row in json.loads(run("list", "--json").output) if row["id"] == rows[0]["id"]]
     assert rows[0] == listed | {"similarity": rows[0]["similarity"]}  # the one paper shape (it lacked the marks)
+
+
+def test_the_merge_report_names_each_paper_by_its_number_and_title(env, tmp_path):
+    from readlist.core.papers.paper import Paper
+
+    papers, db, run = env
+    Store(db).update(papers[0], starred=True)
+    laptop_db = tmp_path / "laptop.json"
+    laptop = Store(laptop_db)
+    laptop.update(papers[1], status="read", tags=["later"])
+    elsewhere = Paper(id="0123456789ab", index=1, text="We study routing in sparse mixtures of experts for speech.")
+    laptop.update(elsewhere, starred=True)  # a paper of another list
+    for args in (["--dry-run"], []):
+        lines = run("merge", str(laptop_db), *args).stdout.splitlines()
+        at = lines.index(f"#2  {papers[1].id}  {papers[1].title}")  # before: the id alone
+        assert lines[at + 1] == "    new here: read, tags [later]"
+        [missing] = [line for line in lines if line.startswith(elsewhere.id)]
+        assert missing.endswith("(not in this paper list)") and "routing" in missing.lower()
+        assert lines[lines.index(missing) + 1] == "    new here: starred"

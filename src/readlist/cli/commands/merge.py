@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+
 import click
 from filelock import Timeout
 
-from ...core.store.merge_file import MergeError, merge_database
+from ...core.store.annotation import Annotation
+from ...core.store.merge_file import MergeError, merge_database, read_database
 from ...core.text.normalize import strip_control, visible_controls
 from ..context import Context, fail, warn
+from ..output import printed_title
 from ..usage_errors import GivenPath
 
 
@@ -32,7 +38,36 @@ def merge_command(ctx: Context, other: str, dry_run: bool) -> None:
     if not report.changed:
         click.echo("Nothing to merge: this database already has everything in " + visible_controls(other))
         return
-    for line in report.lines():
+    for line in report.lines(paper_names(ctx, other)):
         click.echo(strip_control(line))  # tags and ids as the other file holds them
     if dry_run:
         click.echo("(dry run: nothing written)")
+
+
+def paper_names(ctx: Context, other: str) -> Callable[[str], str]:
+    """How the report names a paper: its number, id and title in the paper list, else its id and the title its
+    annotations give (yours, or one derived from the abstract they keep). A paper file that cannot be read
+    leaves the ids alone: the merge is done by then."""
+    from ...core.papers.formats import load_papers
+    from ...core.papers.source import ReadError
+    from ...core.store.annotation import missing_title
+
+    try:
+        by_id = load_papers(ctx.papers_file, ctx.encoding, ctx.papers_format).by_id
+    except ReadError:
+        by_id = {}
+    annotations: dict[str, Annotation] = {}
+    for path in (Path(other).expanduser(), ctx.db_file):  # this database last: it holds what the merge made
+        if path.exists():
+            with suppress(MergeError):
+                annotations |= read_database(path)[0]
+
+    def name(paper_id: str) -> str:
+        ann = annotations.get(paper_id) or Annotation(paper_id)
+        paper = by_id.get(paper_id)
+        if paper is not None:
+            return f"#{paper.index}  {paper_id}  {printed_title(paper, ann)}"
+        title = missing_title(ann)
+        return f"{paper_id}  {'' if title == paper_id else title + ' '}(not in this paper list)"
+
+    return name

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from typing import Any
@@ -93,9 +93,17 @@ class MergeReport:
     def changed(self) -> bool:
         return bool(self.changes or self.events_added or self.resolutions)
 
-    def lines(self) -> list[str]:
-        out = [f"{paper}  {n} records of this paper in the other file, combined first" for paper, n in self.combined]
-        out += [f"{c.paper}  {c.describe()}" for c in self.changes]
+    def lines(self, name: Callable[[str], str] = str) -> list[str]:
+        """Each paper named by `name(id)` (its id, or the CLI's number and title), its changes indented below it;
+        then the counts."""
+        described: dict[str, list[str]] = defaultdict(list)
+        for paper, n in self.combined:
+            described[paper].append(f"{n} records of this paper in the other file, combined first")
+        for change in self.changes:
+            described[change.paper].append(change.describe())
+        out = []
+        for paper, changes in described.items():
+            out += [name(paper), *(f"    {change}" for change in changes)]
         papers = len({c.paper for c in self.changes})
         found = f", {self.resolutions} paper(s) looked up online" if self.resolutions else ""
         out.append(
