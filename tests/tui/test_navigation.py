@@ -311,14 +311,20 @@ async def test_palette_puts_the_action_named_by_the_query_first(app):
         assert note.starred and note.status == "read"
 
 
+async def move_filter_and_theme(pilot) -> str:
+    """Go down three papers, filter the unread ones and choose the nord theme; the id of the paper selected."""
+    app = pilot.app
+    await settle(pilot)
+    await pilot.press("j", "j", "j", "f")
+    app.theme = "nord"
+    await settle(pilot)
+    return app.main_screen.current_paper.id
+
+
 async def test_last_paper_filter_and_theme_restored(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot)
-        await pilot.press("j", "j", "j", "f")
-        app.theme = "nord"
-        await settle(pilot)
-        chosen = app.main_screen.current_paper.id
+        chosen = await move_filter_and_theme(pilot)
         await pilot.press("q")
     again = make_app(tmp_path)
     async with again.run_test(size=(120, 40)) as pilot:
@@ -326,6 +332,20 @@ async def test_last_paper_filter_and_theme_restored(tmp_path):
         assert again.main_screen.view.quick_filter == "unread"
         assert again.main_screen.current_paper.id == chosen
         assert again.theme == "nord"
+
+
+async def test_the_paper_filter_and_theme_are_saved_while_the_app_runs(tmp_path):
+    from readlist.tui.state import UiState, load_state
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        chosen = UiState(await move_filter_and_theme(pilot), "unread", "nord")
+        # a terminal killed now keeps the place: before, the file was written on q only
+        await wait_until(pilot, lambda: load_state(app.state_path) == chosen, "the UI state saved")
+        await pilot.press("k")
+        await settle(pilot)
+        moved = UiState(app.main_screen.current_paper.id, "unread", "nord")
+        await wait_until(pilot, lambda: load_state(app.state_path) == moved, "the new paper saved")
 
 
 async def test_markup_and_control_characters_show_literally(app):

@@ -29,6 +29,7 @@ from .state import UiState, load_state, save_state
 
 NOTICE = 30  # seconds a start-up notice that needs no action stays
 POLL_SECONDS = 2.0
+STATE_SECONDS = 1.0  # the paper, filter and theme are saved once they held still this long (see save_settled_state)
 # What each group of background tasks does, as a failure names it.
 _TASKS = {
     "search": "The search",
@@ -78,6 +79,7 @@ class ReadlistApp(App):
         # the palette's paper titles, with the users' own titles they were made with (filled on first use)
         self.palette_titles: tuple[frozenset[tuple[str, str]], list[str]] | None = None
         self._state_saved = False
+        self._state_written = self._state_seen = self.state  # what the file holds; what the last tick saw
         self._quit_anyway = False
         # Papers live as long as the app: moving them out of the collector's reach keeps full
         # collections (which would walk 100k papers) from stalling key presses.
@@ -106,6 +108,7 @@ class ReadlistApp(App):
             self.notify(message, severity="warning", timeout=NOTICE, markup=False)
         self.offer_drafts()
         self.set_interval(POLL_SECONDS, self.poll_store)
+        self.set_interval(STATE_SECONDS, self.save_settled_state)
 
     def offer_drafts(self) -> None:
         """Say which notes were left unsaved last time; a draft follows its paper to a new id when the paper's
@@ -307,7 +310,22 @@ class ReadlistApp(App):
             state = self.remember()
         except Exception:  # widgets already gone while shutting down: keep what was saved last
             return
+        self._write_state(state)
+
+    def save_settled_state(self) -> None:
+        """Save the paper, filter and theme once they held still for a tick, not on `q` only: a killed terminal
+        keeps the place. Not at every change: a held `j` changes the paper many times a second."""
+        try:
+            state = self.remember()
+        except Exception:  # widgets being replaced: the next tick looks again
+            return
+        settled, self._state_seen = state == self._state_seen, state
+        if settled and state != self._state_written:
+            self._write_state(state)
+
+    def _write_state(self, state: UiState) -> None:
         save_state(self.state_path, state)
+        self._state_written = state
 
     def on_unmount(self) -> None:
         if not self._state_saved:  # the app ended other than by `q` (e.g. ctrl+c)
