@@ -320,7 +320,8 @@ def test_a_databases_ids_and_tags_and_a_files_name_reach_the_terminal_without_th
     }
     for name, output in outputs.items():
         assert "\x1b" not in output and "\x07" not in output, f"{name}: {output!r}"
-    assert "tags: [x] → [k, x]" in outputs["merge"] and "\nab12  new here: starred\n" in outputs["merge"]
+    assert "tags: [x] → [k, x]" in outputs["merge"]
+    assert "\nab12  A paper no longer in the list (not in this paper list)\n    new here: starred\n" in outputs["merge"]
     assert "\nab12  ★ unread   A paper no longer in the list\n" in outputs["list --missing"]
     assert "ab12 · not in this paper list" in outputs["show MISSING"]
     assert "moved the annotations of ab12 to:" in outputs["reattach"]
