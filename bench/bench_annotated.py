@@ -81,10 +81,12 @@ def build(papers_path: Path, db: Path, n_notes: int) -> float:
 
 
 def timed(args: list[str]) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of a command, by /usr/bin/time."""
+    """(wall seconds, peak RSS in MB) of a command, by /usr/bin/time (exit status 1, "no match", is fine)."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
         command = ["/usr/bin/time", "-f", "%e %M", "-o", out.name, *args]
-        subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        done = subprocess.run(command, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(args[1:])} failed ({done.returncode}):\n{done.stderr[-2000:]}")
         wall, rss = out.read().split()[-2:]
     return float(wall), int(rss) / 1024
 

@@ -14,8 +14,6 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from tinydb import TinyDB
-
 from ..files.atomic import Signature
 from . import compaction as log_compaction
 from .annotation import Annotation
@@ -32,7 +30,7 @@ from .format import (
     empty_data,
 )
 from .note_edits import changes_note, trim
-from .storage import AtomicJSONStorage
+from .storage import AtomicJSONStorage, Tables
 
 UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
 COMPACTED = "events_compacted"  # meta: how many log entries the last compaction left
@@ -45,7 +43,7 @@ class Records:
 
     def __init__(self, path: Path):
         self._storage = AtomicJSONStorage(path, empty_data())
-        self._db = TinyDB(storage=lambda: self._storage)
+        self._db = Tables(storage=lambda: self._storage)
         self._index: dict[str, int] = {}  # paper id -> document id
         self._resolved: dict[str, str] = {}  # paper id -> document id in the resolutions table
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
@@ -140,7 +138,7 @@ class Records:
         self._storage.replace_data(data, sig, lines)
         self._dirty = dirty
         self.revision += 1
-        self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
+        self._db = Tables(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
         resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
         self._resolved = {doc["paper_id"]: doc_id for doc_id, doc in resolved if isinstance(doc.get("paper_id"), str)}
