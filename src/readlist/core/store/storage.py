@@ -101,11 +101,12 @@ class AtomicJSONStorage(Storage):
         self._blocks = {name: Blocks() for name in self.CACHED_TABLES}
         self._runs: dict[str, list[str]] = {}  # first id of a packed run of log entries -> the ids of its entries
         self._run_of: dict[str, str] = {}  # id of a log entry in a packed run -> the run's first id
-        first = None
-        for doc_id, line in self._lines[EVENTS].items():  # in the file's order: a run's entries follow its line
+        first, lines_of = None, self._lines[EVENTS]
+        for doc_id in data.get(EVENTS, {}):  # in the log's order: a run's entries follow its first
+            line = lines_of.get(doc_id)
             if line:
                 first = doc_id
-            elif first is not None:
+            elif line is not None and first is not None:
                 self._runs.setdefault(first, [first]).append(doc_id)
                 self._run_of[doc_id] = self._run_of[first] = first
 
@@ -115,7 +116,8 @@ class AtomicJSONStorage(Storage):
         doc_id = str(doc_id)
         first = self._run_of.get(doc_id) if table == EVENTS else None
         for entry in self._runs.pop(first, []) if first is not None else [doc_id]:
-            self._run_of.pop(entry, None)
+            if table == EVENTS:
+                self._run_of.pop(entry, None)
             self._lines[table].pop(entry, None)
             self._blocks[table].changed(entry)
 
