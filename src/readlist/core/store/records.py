@@ -25,7 +25,7 @@ from .format import (
     RESOLUTIONS,
     SCHEMA_VERSION,
     DamagedFile,
-    DocLines,
+    LazyLines,
     check_current,
     empty_data,
 )
@@ -132,14 +132,14 @@ class Records:
 
     # ----- changing the data ------------------------------------------------------------------------
 
-    def load(self, data: dict, sig: Signature, lines: DocLines | None = None, *, dirty: bool = False) -> None:
+    def load(self, data: dict, sig: Signature, lines: LazyLines | None = None, *, dirty: bool = False) -> None:
         """Hold `data` (as read from disk, or a replacement) instead of what was held; `dirty` when it is not
         what the file holds (migrated, or combined). The changes not yet on disk stay pending (see `reapply`)."""
         self._storage.replace_data(data, sig, lines)
         self._dirty = dirty
         self.revision += 1
         self._db = Tables(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
-        self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
+        self._index = {doc["id"]: int(doc_id) for doc_id, doc in data[ANNOTATIONS].items()}  # one each (`install`)
         resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
         self._resolved = {doc["paper_id"]: doc_id for doc_id, doc in resolved if isinstance(doc.get("paper_id"), str)}
 
