@@ -220,6 +220,26 @@ def test_counts_cover_only_the_given_papers(db, papers):
     assert store.counts({paper.id for paper in papers}) == (1, 1, 1)
 
 
+def test_counts_and_all_kept_from_change_to_change_are_those_a_fresh_read_gives(db, papers):
+    store = Store(db)
+    ids = frozenset(paper.id for paper in papers)  # the same list asked after every change, as the header does
+    store.counts(ids), store.all()
+    steps = [
+        lambda: store.update_many(papers[:3], status="read"),
+        lambda: store.toggle_star(papers[1]),
+        lambda: store.set_status(papers[0], "reading"),
+        store.undo,
+        lambda: store.update(papers[2], starred=True, tags=["x"]),
+        store.undo,
+        store.undo,
+    ]
+    for step in steps:
+        step()
+        fresh = Store(db)
+        assert store.counts(ids) == fresh.counts(ids)
+        assert store.all() == fresh.all()
+
+
 def test_all_follows_every_change_from_this_and_other_processes(db, papers):
     store = Store(db)
     p0, p1 = papers[0], papers[1]
