@@ -48,6 +48,18 @@ def listed(run, *args):
     return json.loads(result.stdout)
 
 
+def test_list_json_written_paper_by_paper_is_the_text_of_one_json_dump(run):
+    from readlist.core.text.normalize import escape_controls_in_json
+
+    run("star", "#1")
+    run("note", "#2", "--text", "a \x1b[31mred\x1b[0m note ★ with a tab\t")
+    out = run("list", "--json").stdout
+    papers = json.loads(out)
+    assert papers[0]["starred"] and papers[1]["note"].startswith("a \x1b[31mred")
+    assert out == escape_controls_in_json(json.dumps(papers, ensure_ascii=False, indent=2)) + "\n"
+    assert run("list", "--json", "--tag", "none").stdout == "[]\n"
+
+
 def test_star_unstar_status_and_list_filters(run):
     assert run("star", "#1").exit_code == 0
     assert run("status", "#2", "reading").exit_code == 0

@@ -8,7 +8,7 @@ from ...core.papers.title_cache import derive_all
 from ...core.store.annotation import STATUSES, Annotation
 from ...core.text.normalize import strip_control
 from ..context import Context, fail
-from ..output import echo_json, echo_note, marks_line, paper_dict, paper_line, printed_title
+from ..output import echo_json, echo_json_list, echo_note, marks_line, paper_dict, paper_line, printed_title
 
 DERIVE_VS_READ = 100  # deriving a title costs about as much as reading 100 from the title cache
 
@@ -50,7 +50,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
     if len(rows) * DERIVE_VS_READ >= len(ctx.paper_list.papers):  # cheaper from the cache (made if missing)
         derive_all(ctx.paper_list.papers)
     if as_json:
-        echo_json([paper_dict(paper, ann) for paper, ann in rows])
+        echo_json_list(paper_dict(paper, ann) for paper, ann in rows)
         return
     width = len(str(len(ctx.paper_list.papers)))
     for paper, ann in rows:
