@@ -108,11 +108,11 @@ def unpack_events(table: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list
         ):
             raise BadRun(f"event {doc_id} is a run of entries without a list of papers")
         shared = {key: value for key, value in doc.items() if key != PAPERS}
-        ids = [str(int(doc_id) + n) for n in range(len(papers))]
-        for entry_id, entry in zip(ids, _entries(shared, papers), strict=True):
-            if entry_id in out or (entry_id != doc_id and entry_id in table):
-                raise BadRun(f"event {entry_id} is in a run of entries too")
-            out[entry_id] = entry
+        ids = list(map(str, range(int(doc_id), int(doc_id) + len(papers))))
+        taken = out.keys() & ids or table.keys() & ids[1:]  # by entries before it, or others of the file
+        if taken:
+            raise BadRun(f"event {min(taken, key=int)} is in a run of entries too")
+        out.update(zip(ids, _entries(shared, papers), strict=True))
         found[doc_id] = ids
     return out, found
 
