@@ -189,3 +189,29 @@ def test_a_migration_killed_before_it_is_in_place_loses_nothing_and_runs_again(t
     assert len(store.events()) == 7
     assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema_version"] == 3
     assert not [path for path in tmp_path.iterdir() if path.name.endswith(".tmp")]
+
+
+def test_a_tables_lines_joined_by_blocks_follow_every_change_to_the_table(monkeypatch):
+    from readlist.core.store import blocks
+
+    monkeypatch.setattr(blocks, "BLOCK", 3)
+    table = {str(n): {"n": n} for n in range(1, 8)}
+    joined = blocks.Blocks()
+
+    def lines_of(docs: dict) -> list[bytes]:
+        return [f'"{doc_id}":{doc["n"]}'.encode() for doc_id, doc in docs.items()]
+
+    def written() -> bytes:
+        return b",\n".join(joined.lines(table, lines_of))
+
+    assert written() == b",\n".join(lines_of(table))
+    steps = [
+        lambda: table.update({"2": {"n": 20}}) or joined.changed("2"),  # changed in place
+        lambda: table.pop("5") and joined.changed("5"),  # removed
+        lambda: table.update({str(n): {"n": n} for n in range(8, 13)}),  # added at the end, over several blocks
+        lambda: [table.pop(str(n)) and joined.changed(str(n)) for n in (1, 3, 4)],  # a block emptied
+        lambda: table.update({"3": {"n": 3}}),  # an id removed, given again at the end
+    ]
+    for step in steps:
+        step()
+        assert written() == b",\n".join(lines_of(table))

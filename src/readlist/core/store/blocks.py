@@ -57,15 +57,19 @@ class Blocks:
     def _add(self, fresh: list[str]) -> bool:
         """Documents added at the table's end go into its last block; False when they are not new (the table was
         changed some other way: then the blocks are made anew)."""
-        if any(doc_id in self.block_of for doc_id in fresh):
+        if not self.block_of.keys().isdisjoint(fresh):
             return False
-        for doc_id in fresh:
+        start = 0
+        while start < len(fresh):
             if not self.ids or len(self.ids[-1]) >= BLOCK:
                 self.ids.append([])
                 self.joined.append(None)
-            self.ids[-1].append(doc_id)
+            room = BLOCK - len(self.ids[-1])
+            part = fresh[start : start + room]
+            self.ids[-1].extend(part)
             self.joined[-1] = None
-            self.block_of[doc_id] = len(self.ids) - 1
+            self.block_of.update(dict.fromkeys(part, len(self.ids) - 1))
+            start += len(part)
         self.count += len(fresh)
         return True
 
