@@ -48,6 +48,18 @@ def listed(run, *args):
     return json.loads(result.stdout)
 
 
+def test_list_json_written_paper_by_paper_is_the_text_of_one_json_dump(run):
+    from readlist.core.text.normalize import escape_controls_in_json
+
+    run("star", "#1")
+    run("note", "#2", "--text", "a \x1b[31mred\x1b[0m note ★ with a tab\t")
+    out = run("list", "--json").stdout
+    papers = json.loads(out)
+    assert papers[0]["starred"] and papers[1]["note"].startswith("a \x1b[31mred")
+    assert out == escape_controls_in_json(json.dumps(papers, ensure_ascii=False, indent=2)) + "\n"
+    assert run("list", "--json", "--tag", "none").stdout == "[]\n"
+
+
 def test_star_unstar_status_and_list_filters(run):
     assert run("star", "#1").exit_code == 0
     assert run("status", "#2", "reading").exit_code == 0
@@ -230,7 +242,7 @@ def test_note_edit_keeps_a_change_made_while_the_editor_was_open(run, tmp_path):
 def test_a_newer_readlists_database_put_in_place_during_a_command_is_left_exactly_as_it_is(run, tmp_path):
     run("note", "#1", "--text", "before")
     data = json.loads(run.db.read_text(encoding="utf-8"))
-    data["meta"]["1"]["schema_version"] = 3
+    data["meta"]["1"]["schema_version"] = 4
     next(iter(data["annotations"].values()))["note"] = "written by a newer readlist"
     newer = tmp_path / "newer.json"
     newer.write_text(json.dumps(data), encoding="utf-8")
@@ -245,8 +257,8 @@ def test_a_newer_readlists_database_put_in_place_during_a_command_is_left_exactl
     starred = run("star", "#2")  # and a command started after it
     for result in (edited, starred):
         assert result.exit_code == 2 and result.stdout == ""
-        assert result.stderr.count("\n") == 1 and "written by a newer readlist (schema 3" in result.stderr
-    assert edited.stderr.startswith(f"readlist: cannot save {run.db}: written by a newer readlist (schema 3")
+        assert result.stderr.count("\n") == 1 and "written by a newer readlist (schema 4" in result.stderr
+    assert edited.stderr.startswith(f"readlist: cannot save {run.db}: written by a newer readlist (schema 4")
     assert edited.stderr.endswith("; the change was not saved\n")
     assert run.db.read_bytes() == written  # neither moved aside nor written over
     assert sorted(p.name for p in run.db.parent.iterdir()) == sorted(["readlist.json", "readlist.json.lock"])

@@ -339,7 +339,7 @@ def test_merge_names_a_foreign_file_plainly_and_takes_what_a_file_set_aside_stil
     laptop.update(papers[2], starred=True)
     data = json.loads(laptop_db.read_text(encoding="utf-8"))
     for doc in data["annotations"].values():
-        if doc["starred"]:
+        if doc.get("starred"):  # written only when starred
             doc["starred"] = "yes"  # what set the file aside
     laptop_db.write_text(json.dumps(data), encoding="utf-8")
     merged = run("merge", str(laptop_db))

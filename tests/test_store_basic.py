@@ -201,7 +201,7 @@ def test_file_is_tinydb_json_with_meta_annotations_and_events(db, papers):
 
     Store(db).toggle_star(papers[0])
     data = json.loads(db.read_text(encoding="utf-8"))
-    assert data["meta"]["1"]["schema_version"] == 2
+    assert data["meta"]["1"]["schema_version"] == 3
     with TinyDB(db) as tiny:
         assert tiny.table("annotations").all()[0]["id"] == papers[0].id
         assert tiny.table("events").all()[0]["action"] == "star"
@@ -228,6 +228,26 @@ def test_counts_cover_only_the_given_papers(db, papers):
     assert store.counts({papers[1].id}) == (0, 1, 1)
     store.toggle_star(papers[2])  # unstarred again: a document that no longer counts
     assert store.counts({paper.id for paper in papers}) == (1, 1, 1)
+
+
+def test_counts_and_all_kept_from_change_to_change_are_those_a_fresh_read_gives(db, papers):
+    store = Store(db)
+    ids = frozenset(paper.id for paper in papers)  # the same list asked after every change, as the header does
+    store.counts(ids), store.all()
+    steps = [
+        lambda: store.update_many(papers[:3], status="read"),
+        lambda: store.toggle_star(papers[1]),
+        lambda: store.set_status(papers[0], "reading"),
+        store.undo,
+        lambda: store.update(papers[2], starred=True, tags=["x"]),
+        store.undo,
+        store.undo,
+    ]
+    for step in steps:
+        step()
+        fresh = Store(db)
+        assert store.counts(ids) == fresh.counts(ids)
+        assert store.all() == fresh.all()
 
 
 def test_all_follows_every_change_from_this_and_other_processes(db, papers):

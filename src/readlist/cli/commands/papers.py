@@ -11,6 +11,7 @@ from ...core.text.normalize import strip_control
 from ..context import Context, fail
 from ..output import (
     echo_json,
+    echo_json_list,
     echo_note,
     link_lines,
     marks_line,
@@ -61,7 +62,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
     if len(rows) * DERIVE_VS_READ >= len(ctx.paper_list.papers):  # cheaper from the cache (made if missing)
         derive_all(ctx.paper_list.papers)
     if as_json:
-        echo_json([paper_dict(paper, ann) for paper, ann in rows])
+        echo_json_list(paper_dict(paper, ann) for paper, ann in rows)
         return
     width = len(str(len(ctx.paper_list.papers)))
     for paper, ann in rows:

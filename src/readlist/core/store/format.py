@@ -10,7 +10,7 @@ The file is written one document per line:
 
     {
     "meta":{
-    "1":{"schema_version":2}
+    "1":{"schema_version":3}
     },
     "annotations":{
     "1":{"id":"a1b2c3d4e5f6","starred":true,...},
@@ -23,6 +23,9 @@ The file is written one document per line:
 It is still plain TinyDB JSON (a newline is whitespace and never occurs inside a JSON string), but
 each document's text can be found again by splitting lines, so the first write after opening a
 10,000-paper file re-encodes only the documents that changed instead of all of them.
+
+Since schema 3 documents are written small (`packing`): annotations without their default fields, and a run
+of log entries of one change that differ only in their paper as one document; reading unpacks the runs.
 """
 
 from __future__ import annotations
@@ -32,10 +35,14 @@ import json.scanner
 import re
 from typing import Any
 
+import orjson
+
 from .annotation import STATUSES
 from .note_edits import NOTE_EDIT
+from .packing import PAPERS, BadRun, unpack_events
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
+PACKED_SINCE = 3  # annotations without their default fields, runs of log entries packed (see `packing`)
 META, ANNOTATIONS, EVENTS = "meta", "annotations", "events"
 RESOLUTIONS = "resolutions"  # made with its first document: a readlist without it keeps it as it is
 
@@ -60,7 +67,9 @@ _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))  # one in
 _SCAN = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner: parses one value at an index
 _TABLE_LINE = re.compile(r'"(\w+)":\{')
 
-DocLines = dict[str, dict[str, bytes]]  # table -> doc id -> the document's line (b'"7":{...}', no comma)
+# table -> doc id -> the document's line (b'"7":{...}', no comma); b"" for a log entry packed in the line of the
+# run before it (see `packing`)
+DocLines = dict[str, dict[str, bytes]]
 
 
 def encode(data: dict | list | str) -> bytes:
@@ -68,7 +77,10 @@ def encode(data: dict | list | str) -> bytes:
 
 
 def doc_line(doc_id: str, doc: dict) -> bytes:
-    return f'"{doc_id}":{_ENCODER.encode(doc)}'.encode()
+    try:
+        return b'"%s":%s' % (doc_id.encode(), orjson.dumps(doc))  # 5-10 times as fast as the standard encoder
+    except TypeError:  # what orjson refuses (a number past 64 bits in a hand-made file) is written as before
+        return f'"{doc_id}":{_ENCODER.encode(doc)}'.encode()
 
 
 def layout(tables: dict[str, list[bytes]]) -> bytes:
@@ -113,13 +125,10 @@ def split_lines(text: str, raw: bytes | None = None) -> tuple[dict[str, dict], D
             doc_id = line[1:colon]
             if not more or colon < 0 or not is_doc_id(doc_id) or doc_id in table:
                 return None
-            try:
-                doc, stop = _SCAN(line, colon + 2)
-            except (StopIteration, ValueError, RecursionError):
+            parsed = _parse_doc(line, colon + 2)
+            if parsed is None:
                 return None
-            more = stop < len(line)
-            if more and line[stop:] != ",":
-                return None
+            doc, more = parsed
             table[doc_id], table_lines[doc_id] = doc, raw_lines[n][:-1] if more else raw_lines[n]
             n += 1
         if n >= end or (table and more) or lines[n] != ("}," if n + 1 < end else "}"):
@@ -128,19 +137,44 @@ def split_lines(text: str, raw: bytes | None = None) -> tuple[dict[str, dict], D
     return data, found
 
 
+def _parse_doc(line: str, start: int) -> tuple[Any, bool] | None:
+    """The document a line holds from `start` on, and whether a comma follows it (more documents do); None when
+    the rest of the line is not one JSON value and maybe a comma. orjson reads a line three times as fast as
+    the standard scanner (0.25 s, not 0.72 s, for 100,000 lines); what it refuses (NaN, a lone surrogate, a
+    number past 64 bits) the scanner reads as before."""
+    more = line.endswith(",")
+    try:
+        return orjson.loads(line[start : -1 if more else None]), more
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        doc, stop = _SCAN(line, start)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    more = stop < len(line)
+    if more and line[stop:] != ",":
+        return None
+    return doc, more
+
+
 def decode(raw: bytes) -> dict[str, dict]:
     """Parse and check the shape of a database file. Raises DamagedFile (or NewerSchema)."""
     return decode_lines(raw)[0]
 
 
-def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
-    """`decode`, plus each document's line when the file has the one-document-per-line layout.
+def _parsed_quickly(raw: bytes) -> Any:
+    """The file parsed by orjson (0.17 s for 100,000 documents) when it opens as a JSON object; None when it does
+    not, or orjson refuses it (then `_parsed` reads it as before, saying what is wrong)."""
+    if raw.lstrip(b" \t\r\n")[:1] != b"{":
+        return None
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
 
-    DamagedFile for a file that was readlist's (it starts as a readlist database does) and is damaged, or
-    that holds nothing but white space and NUL bytes (what a crash leaves); ForeignFile for any other file.
-    """
-    if not raw.strip(b" \t\r\n\x00"):
-        raise DamagedFile("the file holds only NUL bytes" if b"\x00" in raw else "the file is empty")
+
+def _parsed(raw: bytes) -> Any:
+    """The file parsed by the standard library, or DamagedFile or ForeignFile saying what is wrong with it."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -151,24 +185,30 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
         if starts_as_ours(raw):  # NUL bytes before the data: crash debris
             raise DamagedFile("NUL bytes before the data")
         raise ForeignFile("not a readlist database (not a JSON object)")
-    split = split_lines(text, raw)
-    if split is not None:
-        data, texts = split
-    else:
-        texts = None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            what = exc.msg.removesuffix(" at")  # "Unterminated string starting at": the place follows
-            problem = f"not valid JSON ({what} at line {exc.lineno} column {exc.colno})"
-        except RecursionError:
-            problem = "JSON nested too deeply to read"
-        else:
-            problem = None
-        if problem is not None:
-            if not starts_as_ours(raw):  # JSON with comments, another program's file cut short: not ours
-                raise ForeignFile(f"not a readlist database ({problem})")
-            raise DamagedFile(problem)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        what = exc.msg.removesuffix(" at")  # "Unterminated string starting at": the place follows
+        problem = f"not valid JSON ({what} at line {exc.lineno} column {exc.colno})"
+    except RecursionError:
+        problem = "JSON nested too deeply to read"
+    if not starts_as_ours(raw):  # JSON with comments, another program's file cut short: not ours
+        raise ForeignFile(f"not a readlist database ({problem})")
+    raise DamagedFile(problem)
+
+
+def decode_lines(raw: bytes) -> tuple[dict[str, dict], LazyLines | None]:
+    """`decode`, plus each document's line when the file has the one-document-per-line layout (found when asked).
+
+    DamagedFile for a file that was readlist's (it starts as a readlist database does) and is damaged, or
+    that holds nothing but white space and NUL bytes (what a crash leaves); ForeignFile for any other file.
+    """
+    if not raw.strip(b" \t\r\n\x00"):
+        raise DamagedFile("the file holds only NUL bytes" if b"\x00" in raw else "the file is empty")
+    data = _parsed_quickly(raw)
+    texts = None if data is None else LazyLines(raw)
+    if data is None:
+        data = _parsed(raw)
     if not isinstance(data, dict):
         raise DamagedFile(f"JSON of the wrong shape (a {type(data).__name__}, not an object of tables)")
     if data and not data.keys() & {META, ANNOTATIONS, EVENTS}:
@@ -183,8 +223,43 @@ def decode_lines(raw: bytes) -> tuple[dict[str, dict], DocLines | None]:
     if version > SCHEMA_VERSION:
         raise NewerSchema(f"written by a newer readlist (schema {version}; this version reads up to {SCHEMA_VERSION})")
     if version == SCHEMA_VERSION:
-        check_current(data)
+        check_current(data)  # before unpacking: a run's entries are checked once, in the run's document
+    if version >= PACKED_SINCE and EVENTS in data:
+        try:
+            data[EVENTS], _ = unpack_events(data[EVENTS])
+        except BadRun as exc:
+            raise DamagedFile(f"JSON of the wrong shape ({exc})") from None
     return data, texts
+
+
+class LazyLines:
+    """Each document's line of a file in the one-document-per-line layout, found when first asked for (at the first
+    write): finding them parses every line on its own, which a command that only reads does not need (0.4 s of
+    CPU for 100,000 documents)."""
+
+    def __init__(self, raw: bytes) -> None:
+        self._raw: bytes | None = raw
+
+    def get(self) -> tuple[DocLines, dict[str, list[str]]] | None:
+        """The lines and the packed runs of log entries (first id -> the ids of its entries, whose lines are b"":
+        in the run's); None when the file does not have the layout. The file's text is let go."""
+        if self._raw is None:
+            return None
+        try:
+            split = split_lines(self._raw.decode("utf-8"), self._raw)
+        except UnicodeDecodeError:
+            split = None
+        self._raw = None
+        if split is None:
+            return None
+        data, lines = split
+        runs: dict[str, list[str]] = {}
+        for doc_id, doc in data.get(EVENTS, {}).items():
+            papers = doc.get(PAPERS) if isinstance(doc, dict) else None
+            if isinstance(papers, list) and doc_id in lines.get(EVENTS, {}):
+                runs[doc_id] = [str(int(doc_id) + n) for n in range(len(papers))]
+                lines[EVENTS].update((entry, b"") for entry in runs[doc_id][1:])
+        return lines, runs
 
 
 _OURS = re.compile(rb'\{\s*"(?:meta|annotations|events|_default)"\s*:')
@@ -238,9 +313,10 @@ def check_current(data: dict[str, Any]) -> None:
     for doc_id, doc in data.get(ANNOTATIONS, {}).items():
         if not isinstance(doc.get("id"), str) or not doc["id"]:
             raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id} has no paper id)")
-        for key, types in FIELD_TYPES.items():
-            if key in doc and not isinstance(doc[key], types):
-                raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id}: {key} is {type(doc[key]).__name__})")
+        for key, value in doc.items():  # the fields it has (a few, written small), not every field it may have
+            types = FIELD_TYPES.get(key)
+            if types is not None and not isinstance(value, types):
+                raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id}: {key} is {type(value).__name__})")
         if doc.get("status", "unread") not in STATUSES:
             raise DamagedFile(f"JSON of the wrong shape (annotation {doc_id}: unknown status {doc['status']!r})")
         if not all(isinstance(tag, str) for tag in doc.get("tags", ())):

@@ -29,7 +29,7 @@ class Listing:
         self._data = records
         self._followed: tuple[int, frozenset[str] | None, dict[str, str]] | None = None  # (revision, list, followed)
         self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every record)
-        self._counts: tuple[int, Container[str], tuple[int, int, int]] | None = None  # (revision, papers, counts)
+        self._counts: _Counts | None = None
 
     def get(self, paper_id: str) -> Annotation:
         """The paper's annotation (an untouched one when it has none)."""
@@ -48,29 +48,38 @@ class Listing:
         return records
 
     def records(self) -> dict[str, Annotation]:
-        """Every record by its own id."""
-        revision = self._data.revision
-        if self._all is None or self._all[0] != revision:
-            self._all = (revision, {pid: Annotation.from_doc(doc) for pid, doc in self._data.docs().items()})
-        return dict(self._all[1])
+        """Every record by its own id: read from the documents once, then again only for the records changed
+        since (after a star, one of 100,000 rather than all: 0.55 s of CPU)."""
+        data, cached = self._data, self._all
+        if cached is None or cached[0] < data.loaded:
+            cached = (data.revision, {pid: Annotation.from_doc(doc) for pid, doc in data.docs().items()})
+        elif cached[0] != data.revision:
+            for pid, revision in data.touched.items():
+                if revision > cached[0]:
+                    doc = data.doc(pid)
+                    if doc is None:
+                        cached[1].pop(pid, None)
+                    else:
+                        cached[1][pid] = Annotation.from_doc(doc)
+            cached = (data.revision, cached[1])
+        self._all = cached
+        return dict(cached[1])
 
     def counts(self, paper_ids: Container[str]) -> tuple[int, int, int]:
-        """(read, reading, starred) over the annotations of these papers, read straight from the documents."""
-        revision = self._data.revision
-        cached = self._counts
-        if cached is not None and cached[0] == revision and cached[1] is paper_ids:
-            return cached[2]
-        read = reading = starred = 0
-        shown = self.shown_as()  # a followed record counts as its paper
-        for doc in self._data.doc_values():
-            pid = doc.get("id")
-            if pid in paper_ids or (pid in shown and shown[pid] in paper_ids):
-                status = doc.get("status")
-                read += status == "read"
-                reading += status == "reading"
-                starred += bool(doc.get("starred"))
-        self._counts = (revision, paper_ids, (read, reading, starred))
-        return read, reading, starred
+        """(read, reading, starred) over the annotations of these papers, read straight from the documents: all of
+        them once, then only those changed since (the header asks after every change)."""
+        data, shown, cached = self._data, self.shown_as(), self._counts  # a followed record counts as its paper
+        if cached is None or cached.papers is not paper_ids or cached.revision < data.loaded or cached.shown != shown:
+            cached = self._counts = _Counts(data.revision, paper_ids, shown)
+            for doc in data.doc_values():
+                cached.add(doc.get("id"), doc)
+        elif cached.revision != data.revision:
+            for pid, revision in data.touched.items():
+                if revision > cached.revision:
+                    cached.remove(pid)
+                    cached.add(pid, data.doc(pid))
+            cached.revision = data.revision
+        return cached.totals[0], cached.totals[1], cached.totals[2]
 
     def orphans(self) -> list[Annotation]:
         """Annotations (with something set) of papers not in the list."""
@@ -136,3 +145,32 @@ class _Either:
 
     def __contains__(self, item: object) -> bool:
         return item in self.first or item in self.second
+
+
+class _Counts:
+    """What `Listing.counts` counted: each record's part of the totals, so that a changed record is counted again."""
+
+    def __init__(self, revision: int, papers: Container[str], shown: dict[str, str]) -> None:
+        self.revision, self.papers, self.shown = revision, papers, shown
+        self.parts: dict[str, tuple[int, int, int]] = {}
+        self.totals = [0, 0, 0]
+
+    def add(self, pid: Any, doc: Mapping[str, Any] | None) -> None:
+        if doc is None or not (pid in self.papers or (pid in self.shown and self.shown[pid] in self.papers)):
+            return
+        status = doc.get("status")
+        part = (int(status == "read"), int(status == "reading"), int(bool(doc.get("starred"))))
+        if any(part):
+            self.parts[pid] = part
+            self._shift(part, 1)
+
+    def remove(self, pid: str) -> None:
+        part = self.parts.pop(pid, None)
+        if part is not None:
+            self._shift(part, -1)
+
+    def _shift(self, part: tuple[int, int, int], sign: int) -> None:
+        totals = self.totals
+        totals[0] += sign * part[0]
+        totals[1] += sign * part[1]
+        totals[2] += sign * part[2]

@@ -4,13 +4,19 @@ Schema 1 (readlist 0.0.x) kept one table `papers` with documents
 `{"id", "starred", "status": "to-read"|"reading"|"done", "tags": "a, b", "note", "added", "modified"}`.
 Schema 2 renames it `annotations`, stores tags as a list, uses `unread`/`reading`/`read`,
 adds `created`/`updated`/`read_at`/`snippet`/`title`, and adds the `events` log.
+Schema 3 writes documents small (annotations without their default fields, runs of log entries packed) and
+keeps only the opening of the snippet of a paper given nothing but a status.
+
+A migration happens in memory; the file is written migrated (after a backup `NAME.bak-<time>-schema<N>` of
+it as it was) in one atomic write, so a migration interrupted at any point leaves the old file as it was, and
+the next start migrates it again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from .annotation import normalize_tags
+from .annotation import OPENING_CHARS, normalize_tags, only_status
 from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, check_current, schema_version
 
 _V1_STATUS = {"to-read": "unread", "unread": "unread", "reading": "reading", "done": "read", "read": "read"}
@@ -51,7 +57,19 @@ def _v1_to_v2(data: dict) -> dict:
     return out
 
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2}
+def _v2_to_v3(data: dict) -> dict:
+    """Schema 3 writes documents small (see `packing`, which `format` applies when writing); a paper only given
+    a status keeps the opening of its snippet (see `annotation.snippet_for`). Nothing else changes: the log's
+    entries are the same, packed when written."""
+    for doc in data.get(ANNOTATIONS, {}).values():
+        snippet = doc.get("snippet")
+        if isinstance(snippet, str) and len(snippet) > OPENING_CHARS and only_status(doc):
+            doc["snippet"] = snippet[:OPENING_CHARS]
+    next(iter(data[META].values()))["schema_version"] = 3
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3}
 
 
 def migrate(data: dict) -> tuple[dict, int]:

@@ -67,12 +67,14 @@ class Matcher:
         for word in words:
             shared.update(self.postings[word])
         need = max(1, MIN_SHARED * len(words))
-        shortlist = {cid: self.keys[cid][:HEAD] for cid, n in shared.most_common(SHORTLIST) if n >= need}
+        head = key[:HEAD]  # a paper's opening is compared over as much as the snippet holds (an opening, see
+        # `annotation.snippet_for`, is shorter than HEAD)
+        shortlist = {cid: self.keys[cid][: len(head)] for cid, n in shared.most_common(SHORTLIST) if n >= need}
         if not shortlist:
             return None
         from rapidfuzz import fuzz, process
 
-        hits = process.extract(key[:HEAD], shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=None)
+        hits = process.extract(head, shortlist, scorer=fuzz.ratio, score_cutoff=self.threshold, limit=None)
         opening = [cid for _, _, cid in hits]
         if not opening:  # a title line added above the abstract (a list re-published with titles), or taken off
             opening = [cid for cid in shortlist if self.opens_after_title(key, self.keys[cid])]

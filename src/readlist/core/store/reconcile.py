@@ -22,7 +22,7 @@ from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..text.normalize import quoted, strip_control
-from .annotation import EDITABLE, Annotation, Event, cut_label, snippet_of, title_of
+from .annotation import EDITABLE, Annotation, Event, cut_label, renewed_snippet, snippet_for, snippet_of, title_of
 from .changes import MOVE, REATTACH, Change, iso
 from .merge import join_records
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
@@ -69,16 +69,16 @@ def reconcile_change(
             continue
         matcher.claim(new)
         if new in annotations:  # an emptied record of its own (starred, then not): filled, not renamed
-            change.sets[new] = carried(ann) | {"snippet": snippet_of(by_id[new].text)}
+            change.sets[new] = carried(ann) | {"snippet": snippet_for(by_id[new].text, ann)}
             change.sets[ann.id] = carried(Annotation(ann.id))
         else:
             change.renames.append((ann.id, new))
-            change.sets[new] = {"snippet": snippet_of(by_id[new].text)}
+            change.sets[new] = {"snippet": snippet_for(by_id[new].text, ann)}
         event = {"time": when, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
         change.events.append(event | {"group": group} | ({"papers_file": here} if here else {}))
         messages.append(reattached_message(by_id[new], ann))
     for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
-        if pid in by_id and ann.snippet != (snippet := snippet_of(by_id[pid].text)):
+        if pid in by_id and (snippet := renewed_snippet(ann, by_id[pid].text)) is not None:
             change.sets.setdefault(pid, {})["snippet"] = snippet
     if orphans:
         messages.append(orphans_message(orphans, papers))

@@ -14,8 +14,6 @@ from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
-from tinydb import TinyDB
-
 from ..files.atomic import Signature
 from . import compaction as log_compaction
 from .annotation import Annotation
@@ -27,12 +25,12 @@ from .format import (
     RESOLUTIONS,
     SCHEMA_VERSION,
     DamagedFile,
-    DocLines,
+    LazyLines,
     check_current,
     empty_data,
 )
 from .note_edits import changes_note, trim
-from .storage import AtomicJSONStorage
+from .storage import AtomicJSONStorage, Tables
 
 UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
 COMPACTED = "events_compacted"  # meta: how many log entries the last compaction left
@@ -45,11 +43,14 @@ class Records:
 
     def __init__(self, path: Path):
         self._storage = AtomicJSONStorage(path, empty_data())
-        self._db = TinyDB(storage=lambda: self._storage)
+        self._db = Tables(storage=lambda: self._storage)
         self._index: dict[str, int] = {}  # paper id -> document id
         self._resolved: dict[str, str] = {}  # paper id -> document id in the resolutions table
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
         self.resolved_revision = 0  # goes up whenever the resolutions held may have changed
+        self.loaded = 0  # the revision at which all of it was last replaced (read from the file)
+        self.touched: dict[str, int] = {}  # paper id -> the revision that last changed its record, since `loaded`
+        self._reattached: list[str] | None = None  # ids of the log's re-attachments, oldest first (None: not found)
         self._pending: list[Change] = []  # applied here, not yet on disk
         self._dirty = False  # holds something else not yet on disk (a migration, a rescued copy)
 
@@ -79,9 +80,12 @@ class Records:
         return [table[key] for key in sorted(table, key=int, reverse=True)[:limit]]
 
     def reattach_docs(self) -> list[dict]:
-        """Log documents of re-attachments (a record moved to its paper's new id), oldest first."""
+        """Log documents of re-attachments (a record moved to its paper's new id), oldest first; their ids found
+        once after the log is read (compaction keeps them all), not in a walk through the log after every change."""
         table = self._storage.data[EVENTS]
-        return [table[key] for key in sorted((k for k, d in table.items() if d.get("action") == REATTACH), key=int)]
+        if self._reattached is None:
+            self._reattached = sorted((k for k, d in table.items() if d.get("action") == REATTACH), key=int)
+        return [table[key] for key in self._reattached if key in table]
 
     def undoable_event_docs(self) -> list[dict]:
         """Log documents above the undo floor, newest first."""
@@ -135,15 +139,16 @@ class Records:
 
     # ----- changing the data ------------------------------------------------------------------------
 
-    def load(self, data: dict, sig: Signature, lines: DocLines | None = None, *, dirty: bool = False) -> None:
+    def load(self, data: dict, sig: Signature, lines: LazyLines | None = None, *, dirty: bool = False) -> None:
         """Hold `data` (as read from disk, or a replacement) instead of what was held; `dirty` when it is not
         what the file holds (migrated, or combined). The changes not yet on disk stay pending (see `reapply`)."""
         self._storage.replace_data(data, sig, lines)
         self._dirty = dirty
         self.revision += 1
         self.resolved_revision += 1
-        self._db = TinyDB(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
-        self._index = {doc["id"]: int(doc_id) for doc_id, doc in sorted(data[ANNOTATIONS].items(), key=_doc_key)}
+        self.loaded, self.touched, self._reattached = self.revision, {}, None
+        self._db = Tables(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
+        self._index = {doc["id"]: int(doc_id) for doc_id, doc in data[ANNOTATIONS].items()}  # one each (`install`)
         resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
         self._resolved = {doc["paper_id"]: doc_id for doc_id, doc in resolved if isinstance(doc.get("paper_id"), str)}
 
@@ -160,6 +165,8 @@ class Records:
     def _apply(self, change: Change) -> None:
         annotations = self._db.table(ANNOTATIONS, cache_size=0)
         self.revision += 1
+        for pid in [*change.sets, *(pid for pair in change.renames for pid in pair)]:
+            self.touched[pid] = self.revision
         self._storage.deferred = True
         try:
             for old, new in change.renames:
@@ -183,7 +190,10 @@ class Records:
                 self.resolved_revision += 1
                 self._apply_resolutions(change.resolutions)
             if change.events:
-                self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
+                ids = self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
+                if self._reattached is not None:
+                    moved = zip(ids, change.events, strict=True)
+                    self._reattached += [str(doc_id) for doc_id, e in moved if e.get("action") == REATTACH]
                 noted = {event.get("paper") for event in change.events if changes_note(event)}
                 if noted:
                     self._trim_note_texts(noted)

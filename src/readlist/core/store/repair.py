@@ -21,6 +21,7 @@ from .format import (
     FIELD_TYPES,
     META,
     META_COUNTERS,
+    PACKED_SINCE,
     SCHEMA_VERSION,
     DamagedFile,
     cut_key,
@@ -30,6 +31,7 @@ from .format import (
     is_doc_id,
 )
 from .migrations import migrate
+from .packing import PAPERS, BadRun, unpack_events
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,8 @@ def salvage(raw: bytes) -> tuple[dict[str, dict], list[str]] | None:
             dropped.append(f"table {name!r}")
             continue
         out[name] = {}
+        if name == EVENTS:
+            table = _unpacked(table, dropped)
         for doc_id, doc in table.items():
             renumber = name == ANNOTATIONS and not is_doc_id(doc_id)
             if not (is_doc_id(doc_id) or renumber) or not isinstance(doc, dict):
@@ -134,8 +138,8 @@ def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
     schema's own, or this would not be reached); None for another schema's file."""
     docs = list(meta.values()) if isinstance(meta, dict) else []
     version = docs[0].get("schema_version") if len(docs) == 1 and isinstance(docs[0], dict) else None
-    if type(version) is int and version != SCHEMA_VERSION:
-        return None  # a newer readlist's, or an older one's to migrate: not ours to patch
+    if type(version) is int and not PACKED_SINCE - 1 <= version <= SCHEMA_VERSION:
+        return None  # a newer readlist's, or one of schema 1 to migrate: not ours to patch (2's documents are 3's)
     if type(version) is not int:
         dropped.append("the meta table (made anew)")
         return {"1": {"schema_version": SCHEMA_VERSION}}
@@ -146,6 +150,16 @@ def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
             del doc[key]
     doc_id = next(iter(meta))
     return {doc_id if is_doc_id(doc_id) else "1": doc}  # an id TinyDB cannot read: the one it would give
+
+
+def _unpacked(events: dict, dropped: list[str]) -> dict:
+    """The log with its packed runs of entries unpacked (see `packing`); when one cannot be, without the runs."""
+    try:
+        return unpack_events(events)[0]
+    except BadRun:
+        runs = [doc_id for doc_id, doc in events.items() if isinstance(doc, dict) and PAPERS in doc]
+        dropped.extend(f"events {doc_id} on (a run of entries)" for doc_id in runs)
+        return {doc_id: doc for doc_id, doc in events.items() if doc_id not in runs}
 
 
 def _salvage_annotation(doc: dict, doc_id: str, dropped: list[str]) -> dict | None:

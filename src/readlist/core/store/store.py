@@ -14,13 +14,14 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..resolve.records import Resolution
-from .annotation import STATUSES, Annotation, Event, snippet_of
+from .annotation import STATUSES, Annotation, Event, renewed_snippet, snippet_for, snippet_holds
 from .changes import Change, action_for, clean_changes, diff, iso, plan_undo, refuse_long
 from .database import DatabaseFile
 from .listing import Listing
@@ -133,8 +134,10 @@ class Store:
             fields = {**after, "updated": now}
             record = self._listing.record_of(paper.id)
             text = getattr(paper, "text", "")
-            if text and record == paper.id and snippet_of(text) != current.snippet:  # a followed record has its own
-                fields["snippet"] = snippet_of(text)
+            if text and record == paper.id:  # a followed record has its own
+                wanted = snippet_for(text, replace(current, **after))
+                if not snippet_holds(current.snippet, wanted):
+                    fields["snippet"] = wanted
             change.sets[record] = fields
             change.events.append(
                 compact({"time": now, "paper": record, "action": action_for(after), "before": before, "after": after})
@@ -346,7 +349,7 @@ class Store:
     def _needs_reconcile(self, by_id: dict[str, Paper]) -> bool:
         with self._lock:
             return any(
-                pid not in by_id or doc.get("snippet") != snippet_of(by_id[pid].text)
+                pid not in by_id or renewed_snippet(doc, by_id[pid].text) is not None
                 for pid, doc in self._file.records.docs().items()
             )
 

@@ -1,0 +1,217 @@
+"""The database written small (schema 3): annotations without their defaults, a change's log entries to many papers
+on one line, a paper only marked read keeping its opening; a schema 2 file migrated without losing anything, also
+when the migration is interrupted."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from readlist.core.files.paths import bundled_papers
+from readlist.core.papers.reader import parse_text, read_papers
+from readlist.core.store import compaction
+from readlist.core.store.annotation import OPENING_CHARS, Event, snippet_of
+from readlist.core.store.store import Store
+
+
+@pytest.fixture(scope="module")
+def papers():
+    return read_papers(bundled_papers()).papers
+
+
+def events_on_disk(db) -> dict:
+    return json.loads(db.read_text(encoding="utf-8"))["events"]
+
+
+def test_marking_many_papers_read_is_one_line_of_the_log_and_reads_back_entry_by_entry(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    assert store.update_many(papers[:12], status="read") == 12
+    (packed,) = events_on_disk(db).values()
+    assert packed["papers"] == [paper.id for paper in papers[:12]] and "paper" not in packed
+    reopened = Store(db)
+    assert reopened.events() == store.events() and len(reopened.events()) == 12
+    assert reopened.all() == store.all()
+    assert reopened.undo() is not None  # the whole step, read back from the one line
+    assert all(Store(db).get(paper.id).status == "unread" for paper in papers[:12])
+
+
+def test_an_annotation_is_written_without_its_defaults_and_read_back_the_same(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.set_status(papers[0], "read")
+    store.update(papers[1], starred=True, tags=["a"])
+    docs = {doc["id"]: doc for doc in json.loads(db.read_text(encoding="utf-8"))["annotations"].values()}
+    assert set(docs[papers[0].id]) == {"id", "status", "updated", "read_at", "snippet"}  # created is updated
+    assert set(docs[papers[1].id]) == {"id", "starred", "tags", "updated", "snippet"}
+    assert Store(db).all() == store.all()
+    assert Store(db).get(papers[0].id).created == store.get(papers[0].id).updated
+
+
+def test_a_paper_only_marked_read_keeps_its_opening_and_is_found_again_by_it(tmp_path, papers):
+    texts = [paper.text for paper in papers[:3]]
+    before = parse_text("\n\n".join(texts))
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.set_status(before.papers[1], "read")
+    store.toggle_star(before.papers[2])
+    assert store.get(before.papers[1].id).snippet == snippet_of(texts[1])[:OPENING_CHARS]
+    assert store.get(before.papers[2].id).snippet == snippet_of(texts[2])  # starred: the abstract's start
+    texts[1] = texts[1][: len(texts[1]) // 2] + " (a typo fixed here)" + texts[1][len(texts[1]) // 2 :]
+    after = parse_text("\n\n".join(texts))
+    assert after.papers[1].id != before.papers[1].id
+    reopened = Store(db)
+    assert reopened.reconcile(after)[0].startswith("re-attached the annotations of #2")
+    assert reopened.get(after.papers[1].id).status == "read"
+
+
+def test_a_log_entry_changed_inside_a_run_writes_the_run_again(tmp_path, papers, monkeypatch):
+    monkeypatch.setattr(compaction, "RECENT", 3)
+    db = tmp_path / "readlist.json"
+    start = datetime(2024, 1, 1, tzinfo=UTC)
+    Store(db, now=lambda: start).update_many(papers[:10], status="reading")
+    later = Store(db, now=lambda: start + timedelta(days=90))
+    later.update_many(papers[:4], status="read")  # the first run's entries of these four are no longer needed
+    for paper in papers[10:20]:  # enough changes for the log to be compacted
+        later.toggle_star(paper)
+    kept = [event for event in later.events() if event.action == "status" and event.before["status"] == "unread"]
+    assert {event.paper for event in kept} == {paper.id for paper in papers[4:10]}
+    assert Store(db).events() == later.events()
+    assert Store(db).all() == later.all()
+
+
+def test_a_run_whose_entries_another_entry_holds_is_a_damaged_file_set_aside(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    Store(db).update_many(papers[:3], status="read")
+    data = json.loads(db.read_text(encoding="utf-8"))
+    data["events"]["2"] = {"time": "2025-01-01T00:00:00Z", "paper": papers[5].id, "action": "star"}
+    db.write_text(json.dumps(data), encoding="utf-8")
+    store = Store(db)
+    assert "was damaged (JSON of the wrong shape (event 2 is in a run of entries too))" in store.notices[0]
+    assert list(tmp_path.glob("readlist.json.corrupt-*"))
+
+
+def v2_file(tmp_path, papers):
+    """A database as readlist wrote it before schema 3: every field of every annotation, the whole abstract's
+    start as every snippet, one log entry a line; six papers marked read in one step, then one starred."""
+    read, starred = "2025-06-01T10:00:00Z", "2025-06-02T09:00:00Z"
+    annotations, events = {}, {}
+    for n, paper in enumerate(papers[:6], start=1):
+        annotations[str(n)] = {
+            "id": paper.id,
+            "starred": False,
+            "status": "read",
+            "tags": [],
+            "note": "",
+            "title": None,
+            "created": read,
+            "updated": read,
+            "read_at": read,
+            "snippet": snippet_of(paper.text),
+        }
+        events[str(n)] = {
+            "time": read,
+            "paper": paper.id,
+            "action": "status",
+            "before": {"status": "unread", "read_at": None},
+            "after": {"status": "read", "read_at": read},
+            "group": "a1b2c3d4e5f6",
+        }
+    annotations["1"] |= {"starred": True, "updated": starred}
+    events["7"] = {
+        "time": starred,
+        "paper": papers[0].id,
+        "action": "star",
+        "before": {"starred": False},
+        "after": {"starred": True},
+        "group": "0f0e0d0c0b0a",
+    }
+    data = {"meta": {"1": {"schema_version": 2}}, "annotations": annotations, "events": events}
+    db = tmp_path / "readlist.json"
+    db.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return db, data
+
+
+def test_a_schema_2_database_is_migrated_keeping_every_annotation_and_log_entry(tmp_path, papers):
+    db, data = v2_file(tmp_path, papers)
+    written = db.read_bytes()
+    store = Store(db)
+    assert store.notices == []
+    (backup,) = tmp_path.glob("readlist.json.bak-*-schema2")
+    assert backup.read_bytes() == written
+    old = {doc["id"]: doc for doc in data["annotations"].values()}
+    for pid, note in store.all().items():
+        doc = old[pid]
+        assert (note.starred, note.status, note.created, note.updated, note.read_at) == (
+            doc["starred"],
+            doc["status"],
+            doc["created"],
+            doc["updated"],
+            doc["read_at"],
+        )
+        full = doc["snippet"]
+        assert note.snippet == (full if note.starred else full[:OPENING_CHARS])  # only read: its opening
+    logged = [Event.from_doc(doc) for _, doc in sorted(data["events"].items(), key=lambda item: -int(item[0]))]
+    assert store.events() == logged  # what merge and undo read
+    on_disk = json.loads(db.read_text(encoding="utf-8"))
+    assert on_disk["meta"]["1"]["schema_version"] == 3 and len(on_disk["events"]) == 2
+    assert db.stat().st_size < len(written) / 2
+    assert Store(db).events() == logged
+    assert store.undo() is not None and not store.get(papers[0].id).starred
+    assert store.undo() is not None and all(store.get(paper.id).status == "unread" for paper in papers[:6])
+
+
+MIGRATE_AND_DIE = r"""
+import os, sys
+from pathlib import Path
+from readlist.core.files import atomic
+def die(*args):
+    os._exit(9)  # killed after the migrated file was written in full, before it took the database's place
+atomic.os.replace = die
+from readlist.core.store.store import Store
+Store(Path(sys.argv[1]))
+"""
+
+
+def test_a_migration_killed_before_it_is_in_place_loses_nothing_and_runs_again(tmp_path, papers):
+    db, _ = v2_file(tmp_path, papers)
+    written = db.read_bytes()
+    died = subprocess.run([sys.executable, "-c", MIGRATE_AND_DIE, str(db)], capture_output=True, check=False)
+    assert died.returncode == 9, died.stderr
+    assert db.read_bytes() == written  # the schema 2 file, untouched
+    store = Store(db)
+    assert store.notices == []
+    assert {note.id for note in store.all().values()} == {paper.id for paper in papers[:6]}
+    assert len(store.events()) == 7
+    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema_version"] == 3
+    assert not [path for path in tmp_path.iterdir() if path.name.endswith(".tmp")]
+
+
+def test_a_tables_lines_joined_by_blocks_follow_every_change_to_the_table(monkeypatch):
+    from readlist.core.store import blocks
+
+    monkeypatch.setattr(blocks, "BLOCK", 3)
+    table = {str(n): {"n": n} for n in range(1, 8)}
+    joined = blocks.Blocks()
+
+    def lines_of(docs: dict) -> list[bytes]:
+        return [f'"{doc_id}":{doc["n"]}'.encode() for doc_id, doc in docs.items()]
+
+    def written() -> bytes:
+        return b",\n".join(joined.lines(table, lines_of))
+
+    assert written() == b",\n".join(lines_of(table))
+    steps = [
+        lambda: table.update({"2": {"n": 20}}) or joined.changed("2"),  # changed in place
+        lambda: table.pop("5") and joined.changed("5"),  # removed
+        lambda: table.update({str(n): {"n": n} for n in range(8, 13)}),  # added at the end, over several blocks
+        lambda: [table.pop(str(n)) and joined.changed(str(n)) for n in (1, 3, 4)],  # a block emptied
+        lambda: table.update({"3": {"n": 3}}),  # an id removed, given again at the end
+    ]
+    for step in steps:
+        step()
+        assert written() == b",\n".join(lines_of(table))
