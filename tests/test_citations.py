@@ -141,14 +141,17 @@ def test_titles_are_whole_escaped_and_their_capitals_kept(tmp_path):
     assert [p.title for p in load_papers(path).papers] == [long, tricky, papers[2].title]
 
 
-def test_a_derived_title_cut_short_is_cited_without_its_ellipsis():
+def test_a_derived_title_cut_short_is_cited_whole_where_its_phrase_ends():
     text = ("We propose PoisonBench, a benchmark for evaluating the susceptibility of large language models to data "
             "poisoning during preference learning, across many models and attack types.")  # fmt: skip
     shown = paper(text).title
     assert shown.endswith("…")  # as the list shows it
     title = entries(export([paper(text)], {}, "bibtex"), decode=True)[0]["title"]
     assert title == json.loads(export([paper(text)], {}, "csl-json"))[0]["title"]
-    assert not title.endswith(("…", " to", " of", ",")) and shown.startswith(title)
+    assert not title.endswith(("…", " to", " of", ",")) and title.startswith(shown[:-1])
+    assert title.endswith(
+        "to data poisoning during preference learning, across many models and attack types"
+    )  # before: "…to data"
     mine = Note(paper(text).id, title="PoisonBench…")  # the user's own title is theirs
     assert json.loads(export([paper(text)], {paper(text).id: mine}, "csl-json"))[0]["title"] == "PoisonBench…"
 

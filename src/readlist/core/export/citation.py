@@ -19,7 +19,10 @@ from ..papers.describe import surname
 from ..papers.paper import Paper
 from ..text.normalize import strip_control
 from ..text.tokens import STOPWORDS, fold
+from ..titles.derive import derive_title
 from .common import annotation_fields, shown_title, without_escapes
+
+CITED_TITLE = 240  # characters a derived title may have in a citation (the list cuts it at 90)
 
 # Letters that do not decompose into a Latin letter and an accent.
 _ASCII_LETTERS = str.maketrans({"ø": "o", "ł": "l", "đ": "d", "æ": "ae", "œ": "oe", "þ": "th", "ð": "d", "ı": "i"})
@@ -147,10 +150,14 @@ def kind_of(venue: str | None, from_list: bool) -> str:
 
 
 def citable_title(paper: Paper, note: Any) -> str:
-    """The title shown, whole: a derived title cut short ends without its `…` and the words left hanging
-    ("… in tensor parallelism by…" ends "in tensor parallelism")."""
+    """The title shown, whole: a derived title the list cuts short is derived again with room to end where its
+    phrase ends; one longer still ends without its `…` and the words left hanging ("… in tensor parallelism
+    by…" ends "in tensor parallelism")."""
     title = shown_title(paper, note)
     if getattr(note, "title", None) or paper.title_origin != "derived" or not title.endswith("…"):
+        return title
+    title = strip_control(derive_title(paper.plain, CITED_TITLE))
+    if not title.endswith("…"):
         return title
     words = title[:-1].split()
     while len(words) > 1 and words[-1].lower().strip(",;:") in STOPWORDS:

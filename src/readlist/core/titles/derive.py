@@ -62,8 +62,9 @@ def _cjk_title(text: str) -> str:
     return sentence if len(sentence) <= CJK_TITLE else sentence[: CJK_TITLE - 1] + "…"
 
 
-def derive_title(plain: str) -> str:
-    """A title of at most MAX_TITLE characters: the paper's name and gist, or its core claim."""
+def derive_title(plain: str, limit: int = MAX_TITLE) -> str:
+    """A title of at most `limit` characters: the paper's name and gist, or its core claim. A citation asks for a
+    longer limit than the list's, so that its title is whole where the list's is cut."""
     text = plain[:SCAN_LIMIT].strip()
     if not text:
         return ""
@@ -100,5 +101,5 @@ def derive_title(plain: str) -> str:
         head, gist = with_topic(text, gist)
     title = head + gist
     if name and not name.expansion:  # "X: Benchmark" says what X is, not what for; an expansion says enough
-        title = with_setting(text, title, gist, MAX_TITLE)
-    return cut(_tidy(title))
+        title = with_setting(text, title, gist, MAX_TITLE)  # what the list shows, whatever the limit
+    return cut(_tidy(title), limit)
