@@ -739,7 +739,7 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
         ("t", "enter"),
         ("t", "escape"),
         ("T", "enter"),
-        ("x", "enter"),
+        ("s x", "enter"),  # a paper starred: x opens the dialog
         ("n", "ctrl+s"),
         ("R", "y"),
         ("question_mark", "escape"),
@@ -749,7 +749,7 @@ async def test_related_labels_and_the_palette_follow_a_title_change_and_its_undo
 async def test_a_key_pressed_twice_at_once_closes_only_the_dialog(app, opens, closes):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press(opens)
+        await pilot.press(*opens.split())
         await settle(pilot)
         assert app.screen is not app.main_screen
         await press_together(pilot, closes, closes)

@@ -174,6 +174,18 @@ async def test_export_from_the_ui_writes_the_file_and_asks_before_overwriting(ap
         assert out.read_text() == "keep me"
 
 
+async def test_export_with_nothing_annotated_says_so_instead_of_writing_an_empty_file(app, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("x")
+        said = "No annotated papers to export: star, tag or note one, or search to export the papers found"
+        await wait_until(pilot, lambda: any(n.message == said for n in notifications(app)), "the notice")
+        assert not isinstance(app.screen, ExportScreen)  # no dialog that would write a file of no papers
+        await pilot.press("s", "x")  # one starred: the dialog opens
+        await wait_for_screen(pilot, ExportScreen)
+
+
 async def test_the_export_dialog_offers_every_format_and_writes_csl_json(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = make_app(tmp_path, bundled=True)  # the ICML 2025 list: its name is the papers' venue
@@ -444,7 +456,7 @@ async def test_a_paper_file_changed_on_disk_is_told_once_with_the_advice_to_rest
 async def test_export_dialog_survives_a_bare_directory_path(app, tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press("x")
+        await pilot.press("s", "x")  # a paper to export
         await wait_for_screen(pilot, ExportScreen)
         app.screen.query_one("#export-path").value = "/"
         await pilot.press("down", "down")  # CSV
@@ -650,7 +662,7 @@ async def test_the_export_dialog_starts_on_the_formats_down_changes_one_and_ente
 async def test_the_export_dialog_fits_a_60_by_20_terminal(app):
     async with app.run_test(size=(60, 20)) as pilot:
         await settle(pilot)
-        await pilot.press("x")
+        await pilot.press("s", "x")  # a paper to export
         await wait_for_screen(pilot, ExportScreen)
         dialog = app.screen.query_one("#export-dialog").region
         assert dialog.right <= 60 and dialog.bottom <= 20, dialog  # before: 70 columns, past the right edge

@@ -142,7 +142,7 @@ def test_export_dialog(snap_compare, snapshot_app, monkeypatch, size):
 
     async def export_dialog(pilot):
         await steady(pilot)
-        await pilot.press("x")
+        await pilot.press("s", "x")  # a paper to export
         await wait_for_screen(pilot, ExportScreen)
         await pilot.press("down")  # JSON
         await pilot.pause()

@@ -36,9 +36,23 @@ class Exporter:
         if filtered and not count:
             self.screen.notify("No papers in this view to export", severity="warning", timeout=2)
             return
+        if not filtered and not self._annotated():  # an export of nothing would only write an empty file
+            self.screen.notify(
+                "No annotated papers to export: star, tag or note one, or search to export the papers found",
+                severity="warning",
+                timeout=4,
+            )
+            return
         in_view = f"the {count} papers in this view" if count > 1 else "the paper in this view"
         what = in_view if filtered else "annotated papers"
         self.app.push_screen(ExportScreen(what, export_directory()), lambda choice: self._export(choice, filtered))
+
+    def _annotated(self) -> bool:
+        """Whether any paper of the list is starred, noted or tagged: what `x` exports when nothing is searched."""
+        from ...core.export.formats import is_annotated
+
+        notes = self.app.store.all()
+        return any(is_annotated(notes.get(paper.id)) for paper in self.screen.papers.papers)
 
     def _export(self, choice, filtered: bool, force: bool = False, marked=None) -> None:
         from ...core.export.citation import venue_notice
