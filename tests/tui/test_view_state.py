@@ -175,6 +175,15 @@ def test_sort_orders_cycle_among_those_offered_and_list_the_papers_so(papers, in
     assert view.sort_label() == "starred first"
 
 
+def test_sort_cycled_back_round_to_file_order_leaves_a_later_search_ranked(papers, index):
+    view = ViewState(papers)
+    while view.next_sort() != "file":  # every order offered unsearched, then the file's again
+        pass
+    assert view.sort_label() == ""
+    searched(view, index, "tables language")
+    assert view.order == "relevance" and view.sort_label() == ""  # not "file order": the search ranks its papers
+
+
 def test_a_search_sorted_keeps_its_full_matches_above_the_papers_missing_a_word(papers, index):
     view = searched(ViewState(papers, sort="file"), index, "tables language")
     view.arrange(dict)

@@ -154,10 +154,12 @@ class ViewState:
         return "relevance" if self.searching else "file"
 
     def next_sort(self) -> str:
-        """The order after the one listed, among those offered now, cycling."""
+        """The order after the one listed, among those offered now, cycling; the one listed now is returned."""
         offered = self.sorts()
         self.sort = offered[(offered.index(self.order) + 1) % len(offered)]
-        return self.sort
+        if self.sort == "file" and not self.searching:  # back round to the default: a later search ranks again
+            self.sort = "relevance"
+        return self.order
 
     def sort_label(self) -> str:
         """What the header says of the order: nothing for the view's natural one."""
