@@ -245,6 +245,14 @@ async def test_help_screen_lists_every_key(app):
         assert type(app.screen).__name__ == "MainScreen"
 
 
+async def test_help_screen_says_backspace_goes_back_from_a_palette_jump_too(app):
+    async with app.run_test(size=(120, 80)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await wait_for_screen(pilot, HelpScreen)
+        assert "(to a related paper, or from the palette)" in " ".join(screen_text(app).split())
+
+
 async def test_every_declared_action_has_someone_to_do_it(app):
     from readlist.tui.actions import ACTIONS
 

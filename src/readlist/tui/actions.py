@@ -104,7 +104,7 @@ ACTIONS: tuple[Action, ...] = (
         "backspace,left_square_bracket",
         "go_back",
         "Back",
-        "Go back to the search, filter and paper a jump (a related paper) left",
+        "Go back to the search, filter and paper a jump (to a related paper, or from the palette) left",
         "Move",
         show=False,
         by="navigator",
