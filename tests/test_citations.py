@@ -209,6 +209,7 @@ def test_csl_json_items_have_the_documented_shape():
         "container-title": "International Conference on Machine Learning",
         "number": "arXiv:2305.15786",
         "archive": "arXiv",
+        "URL": "https://arxiv.org/abs/2305.15786",  # no landing page given: its arXiv page
         "abstract": papers[1].plain,
         "keyword": "ensembles",
         "annote": "Compare with stacking.",
@@ -285,3 +286,14 @@ def test_any_papers_give_bibtex_that_parses_and_csl_json_with_unique_keys(rows, 
     assert all(re.fullmatch(r"[a-z0-9]+", entry.key) for entry in found)
     items = json.loads(export(papers, notes, "csl-json", list_name))
     assert [item["id"] for item in items] == [entry.key for entry in found]
+
+
+def test_a_citation_links_the_paper_not_a_script_or_its_code():
+    code = "We release code at https://github.com/x/y and study sparse attention."
+    script = paper(code, 1, "Sparse Attention", url="javascript:alert(1)", arxiv_id="2301.00001")
+    bare = paper(code, 2, "Sparse Attention Again")
+    junk = paper("We study dense attention, see javascript:alert(1) here.", 3, "Dense", url="file:///etc/passwd")
+    cited = json.loads(export([script, bare, junk], {}, "csl-json"))
+    assert [item.get("URL") for item in cited] == ["https://arxiv.org/abs/2301.00001", "https://github.com/x/y", None]
+    urls = re.findall(r"^  url = \{(.*)\},?$", export([script, bare, junk], {}, "bibtex"), re.M)
+    assert urls == ["https://arxiv.org/abs/2301.00001", "https://github.com/x/y"]  # before: the file's, as written

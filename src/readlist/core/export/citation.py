@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..papers.describe import surname
+from ..papers.links import IN_ABSTRACT, source_links
 from ..papers.paper import Paper
 from ..text.normalize import strip_control
 from ..text.tokens import STOPWORDS, fold
@@ -165,6 +166,16 @@ def citable_title(paper: Paper, note: Any) -> str:
     return _TRIMMED_END.sub("", " ".join(words))
 
 
+_CITED_LINKS = ("Landing page", "arXiv abstract page", "PDF", IN_ABSTRACT)  # best first; a DOI has its own field
+
+
+def cited_url(paper: Paper) -> str | None:
+    """The citation's `url`: the paper's landing page, else its arXiv page, else its PDF, else the abstract's first
+    link; http(s) only, as `o` opens (a file's `javascript:` or `file:` link is not cited)."""
+    links = {link.label: link.url for link in reversed(source_links(paper))}  # the first of each label wins
+    return next((links[label] for label in _CITED_LINKS if label in links), None)
+
+
 def base_key(paper: Paper, title: str, year: int | None) -> str:
     """`firstauthorYEARfirstword`, before any suffix; `paper` for no author, the id for no Latin word."""
     author = next((key for key in map(family_key, paper.authors[:1]) if key), "paper")
@@ -207,7 +218,7 @@ def citations(papers: Sequence[Paper], annotations: Mapping[str, Any], list_name
                 title=title,
                 year=year,
                 venue=strip_control(venue) if venue else None,  # the list's name may come from any file
-                url=paper.url or (paper.urls[0] if paper.urls else None),
+                url=cited_url(paper),
                 note=fields["note"].strip(),
                 keywords=tuple(dict.fromkeys(keywords)),
             )
