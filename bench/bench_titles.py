@@ -8,8 +8,10 @@ this way the baseline scores the 25% measured when the targets were set); how of
 leading name (the part before a colon, at most 40 characters) appears in the derived title
 (case-insensitive substring; "Long Form (LF)" also counts when both "Long Form" and "LF" are there, as
 in "LF: Long Form"); share of titles within 90 characters; mean microseconds per title (median of
-the runs). The "ceiling" row says how often the leading name occurs in the abstract at all, the most
-any title made from the abstract can reach; many leading names are catchy phrases ("Mark My Words")
+the runs). A second table counts the derived titles that lead with a name the real title lacks, the paper's
+own coined name (fine) apart from something else it merely uses (see `leads_elsewhere`). The "ceiling"
+row says how often the leading name occurs in the abstract at all, the most any title made from the
+abstract can reach; many leading names are catchy phrases ("Mark My Words")
 that the abstract never uses. Its word recall is that of the abstract's best sentence, cut to the
 title length and picked knowing the real title. The bundled ICML list is printed under the table.
 """
@@ -143,6 +145,99 @@ def score(fn: Callable[[str], str], plains: list[str], truth: list[str], runs: i
     ]
 
 
+# Where the abstract introduces a name as its own: a contribution verb or "our" before it in its sentence, a naming
+# word right before it, or "a new/novel ..." right after it.
+_INTRODUCED = re.compile(
+    r"\b(?:we|our|this (?:paper|work|study|article)|here)\b[^.]*?\b(?:propos|introduc|present|develop|design|buil[dt]|"
+    r"construct|creat|releas|curat|contribut|call|nam|term|dub|coin|offer|devis|formulat|establish|describ|deliver|"
+    r"craft|assembl|collect|compil|launch|open-sourc)",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(r"\b(?:called|named|dubbed|termed|namely|coined)\s+[\"“']?$", re.IGNORECASE)
+_USED = re.compile(
+    r"\b(?:us(?:e|es|ed|ing)|with|on|via|from|of|by|based on|built on|such as|like|including|leverag\w*|employ\w*|"
+    r"adopt\w*|apply\w*|applied|existing|popular|standard|widely[- ]used|well[- ]known|e\.g\.,?)\s+(?:the\s+|an?\s+)?"
+    r"(?:\w+\s+)?$",
+    re.IGNORECASE,
+)
+_SMALL_WORDS = frozenset("of for and the in on with to a an via by".split())
+
+
+def spelled_out(name: str, rest: str) -> str | None:
+    """'KAN' and 'Kolmogorov Arnold Networks, …' (what follows the colon): the words whose initials spell the name."""
+    letters = [c for c in name if c.isupper()]
+    words, spelled = [], 0
+    for word in re.split(r"[\s\-]+", rest.strip()) if len(letters) >= 2 else []:
+        core = word.rstrip(",.;:")
+        if core[:1].upper() == letters[spelled]:
+            spelled += 1
+        elif not (core.lower() in _SMALL_WORDS and words):
+            return None
+        words.append(core)
+        if spelled == len(letters):
+            return " ".join(words)
+        if core != word:
+            return None
+    return None
+
+
+def _flat(text: str) -> str:
+    return re.sub(r"[\s\-‐–]+", " ", fold(text)).strip()
+
+
+def introduced(plain: str, name: str) -> bool:
+    """Does the abstract introduce `name` as its own where it first mentions it (not "we use X", "on X")?"""
+    found = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", plain)
+    at = found.start() if found else plain.find(name)
+    if at < 0:
+        return False
+    before = plain[plain.rfind(". ", 0, at) + 2 : at]
+    if _NAMED.search(before):
+        return True
+    if re.search(r"\bour\s+(?:[\w-]+\s+){0,3}$", before):
+        return True
+    if _USED.search(before[-40:]):
+        return False
+    after = plain[at + len(name) : at + len(name) + 40]
+    return bool(_INTRODUCED.search(before) or re.match(r"[,\s]*(?:\([^)]*\))?[,\s]*an? (?:new|novel)\b", after))
+
+
+def leads_elsewhere(derived: list[str], plains: list[str], truth: list[str]) -> list[str]:
+    """Derived titles that lead with a name ("X: …", not "Position: …") which the real title lacks, split into
+    the paper's own coined name (no other paper of the sample mentions it, spelled out or not, and the abstract
+    introduces it: "we propose X", "our X", "called X", "X, a novel …") and something else: a tool, dataset,
+    model or field term the paper uses ("BoTorch: …" where the paper uses BoTorch), or a topic phrase."""
+    flat = [_flat(p) for p in plains]
+    same_paper = [_flat(t) for t in truth]  # a paper in the sample twice is not another paper
+    named = own = other = 0
+    for i, (got, real) in enumerate(zip(derived, truth, strict=True)):
+        name = leading_name(got)
+        if name is None or name == "Position":
+            continue
+        named += 1
+        if name_found(name, real):
+            continue
+        spelled = spelled_out(name, got.split(":", 1)[1])
+        if spelled:
+            pattern = re.compile(rf"(?<!\w){re.escape(_flat(spelled))}(?!\w)")
+            texts = flat
+        else:
+            pattern = re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+            texts = plains
+        elsewhere = any(j != i and same_paper[j] != same_paper[i] and pattern.search(t) for j, t in enumerate(texts))
+        first = name.split(" and ")[0]
+        mine = introduced(plains[i], first) or bool(spelled and introduced(plains[i], spelled))
+        if mine and not elsewhere:
+            own += 1
+        else:
+            other += 1
+    return [
+        f"{named}",
+        f"{100 * own / named:.1f}% ({own})",
+        f"{100 * other / named:.1f}% ({other})",
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -166,6 +261,13 @@ def main() -> None:
     ]
     print(f"\nDerived titles vs real titles (time: median of {args.runs} runs)")
     print_table(["method", "word recall (plurals folded)", "leading name found", "<= 90 chars", "µs/title"], rows)
+
+    derived = [derive_title(p) for p in plains]
+    print("\nDerived titles leading with a name (X: …) the real title lacks")
+    print_table(
+        ["method", "titles led by a name", "the paper's own coined name (fine)", "something else (the defect)"],
+        [["derive_title", *leads_elsewhere(derived, plains, truth)]],
+    )
 
     for n, (plain, real) in enumerate(zip(plains[: args.show], truth, strict=False), 1):
         print(f"\n{n:>4} real: {real}\n     got:  {derive_title(plain)}")

@@ -402,3 +402,40 @@ def test_a_dotted_name_is_one_name_and_a_dataset_link_names_the_dataset_not_its_
 def test_a_number_is_never_taken_for_the_papers_name():
     text = "We curate 105 evaluation scenarios using smartphone skin photos to test clinical assistants."
     assert not derive_title(text).startswith("105:")  # before: "105: Evaluation scenarios using…"
+
+
+@pytest.mark.parametrize(
+    ("plain", "used"),
+    [
+        (
+            "A key problem is how to select the sequence of tokens of a prompt: in this paper we formulate it as a "
+            "combinatorial optimization problem. In this paper we propose a Bayesian optimization method, executed "
+            "in a continuous embedding of the combinatorial space. In this paper we use BoTorch, a library for "
+            "Bayesian optimization research built on top of pyTorch. Albeit preliminary, results are encouraging.",
+            "BoTorch",
+        ),
+        (
+            "We present a novel approach to symbolic regression using vision-capable large language models. The free "
+            "parameters of the ansatz are fitted using standard numerical optimisers. By using Kolmogorov Arnold "
+            "Networks (KANs), we demonstrate that univariate is all you need for symbolic regression, and extend this "
+            "method to multivariate functions by learning the univariate function on each edge of a trained KAN.",
+            "KAN",
+        ),
+        (
+            "We assess how modern LLMs perform on CaseHOLD, a legal benchmark dataset for identifying case holdings. "
+            "Our experiments demonstrate scaling effects on CaseHOLD, and a citation anonymization test.",
+            "CaseHOLD",
+        ),
+    ],
+    ids=["a library", "a network kind", "a benchmark"],
+)
+def test_a_title_does_not_lead_with_a_tool_or_dataset_the_paper_merely_uses(plain, used):
+    assert not derive_title(plain).startswith(used)
+
+
+def test_a_resource_the_paper_makes_and_then_uses_still_leads_its_title():
+    plain = (
+        "Honesty is hard to train. Using DolusChat, a novel 65k-example dataset of paired truthful and deceptive "
+        "responses, we study lie detectors in preference learning. DolusChat shows that detectors can induce honesty."
+    )
+    assert derive_title(plain).startswith("DolusChat")

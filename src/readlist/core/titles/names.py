@@ -197,6 +197,9 @@ def _scored_names(
             end = text.find(")", at) + 1 or end
             if expansion and expansion.islower():
                 base -= LOWER_PENALTY
+        mentioned = text.rfind(expansion, 0, at) if expansion else at  # the name's first mention, spelled out or not
+        if merely_used(text, low, mentioned if mentioned >= 0 else at, end):
+            continue  # "we use BoTorch, a library for ...", "by using Kolmogorov Arnold Networks (KANs)"
         if not expansion:
             expansion, end = expansion_after(text, end, token)
         add(Name(token, expansion if expansion[:1].isupper() else "", end, ""), base, at)
@@ -209,13 +212,31 @@ def _scored_names(
     ]
 
 
+def merely_used(text: str, low: str, at: int, end: int) -> bool:
+    """Is the name mentioned first at `at` (spelled out, when it is an acronym), ending at `end`, one the paper uses
+    rather than its own: "we use BoTorch, a library", "on CaseHOLD", "compared with Particle Swarm Optimisation
+    (PSO)", or a kind of method ("a Gaussian Process (GP) prior")? Not when it is called new ("using DolusChat, a
+    novel dataset")."""
+    start = max(low.rfind(". ", 0, at) + 2, at - 120, 0)
+    used = rules.USED_BEFORE.search(low, start, at) or rules.RESOURCE_BEFORE.search(low, start, at)
+    if used and not rules.NEW_AFTER.match(low, end):
+        return True
+    return text[:at].endswith(("a ", "an ")) and end > at and text[end - 1 : end] == ")" and _a_kind(text, end)
+
+
+def _a_kind(text: str, end: int) -> bool:
+    """A noun after a spelled-out acronym that says what kind of thing it is: "(DRL) approach", "(HE) method"."""
+    return rules.KIND_AFTER.match(text[end : end + 40].lower()) is not None
+
+
 def _repository_name(text: str) -> str:
-    """'Code is at https://github.com/someone/NameOfMethod': the repository is usually named after the method."""
+    """'Code is at https://github.com/someone/NameOfMethod': the repository is usually named after the method. Not a
+    folder name ("LLM_EWC", "BEA_2025") or a curated list ("Awesome-LLM-Psychometrics")."""
     at = text.find("://")
     while at >= 0:
         match = rules.REPOSITORY.match(text, at + 3)
-        name = match.group(1).rstrip(".") if match else ""
-        if name and acronyms.is_coined(name):
+        name = match.group(1).rstrip(".").removesuffix(".git") if match else ""
+        if name and acronyms.is_coined(name) and "_" not in name and not name.startswith("Awesome"):
             return name
         at = text.find("://", at + 3)
     return ""

@@ -109,6 +109,30 @@ DESCRIPTOR_NOUNS = frozenset(
 DESCRIPTOR_LISTS = [[noun] for noun in DESCRIPTOR_NOUNS]  # to compare with a one-word slice of split()
 # After a coined name: "X, a ...", "X is the first ...", "X: a ...".
 APPOSITION_AFTER = re.compile(r"(?:,|:| is| \([^()]{4,80}\)(?:,| is)) (?:an?|the first|the) ")
+# Before a name the paper merely uses: "we use BoTorch, a library", "evaluated on CaseHOLD", "by using Kolmogorov
+# Arnold Networks (KANs)", "compared with EAGLE2", "models such as DistilBERT" (matched on the lower-cased text up to
+# the name, or to its spelled-out form).
+USED_BEFORE = re.compile(
+    r"\b(?:us(?:e|es|ed|ing)|use of|with|on|upon|than|such as|including|like|e\.g\.,?|compared (?:with|to)|"
+    r"against|integrat\w*|leverag\w*|adopt\w*|employ\w*|apply\w*|applied to|extend\w*|fine-?tun\w*|"
+    r"built (?:on|upon)|based on|implemented (?:with|using))"
+    r"(?: (?:the|a|an|two|three|several|existing|popular|standard|widely[- ]used|well[- ]known|established|recent|"
+    r"recently|representative|prominent|classic|classical|traditional|conventional|open-source|pre-?trained|"
+    r"state-of-the-art|benchmark|benchmarks|dataset|datasets|model|models|baseline|baselines|foundation|large|"
+    r"language|evaluation|multilingual|real-world|domain-specific|public|publicly|available|simulator|library)){0,5}"
+    r" $"
+)
+# "the real-world network user dataset UNSW-NB15", "models BioBERT and SciBERT": a resource named as one the paper
+# works with (not "the proposed model X", "the resulting dataset, X").
+RESOURCE_BEFORE = re.compile(
+    r"(?:\b(?:the|two|three|several|multiple|public|open)(?: (?!proposed|resulting|new|novel)[\w\-]+){0,4} "
+    r"(?:dataset|benchmark|model|simulator|corpus|library|tool|platform)|"
+    r"\b(?:datasets|benchmarks|models|simulators|corpora|libraries|tools|platforms|baselines))[,:]? $"
+)
+NEW_AFTER = re.compile(r"(?:,|:| is| \([^()]{1,80}\),?) (?:an?|the) (?:[\w\-]+ )?(?:new|novel|first)\b")
+# After a spelled-out acronym, a noun saying what kind of thing it is: "a Deep Reinforcement Learning (DRL) approach"
+# names a kind of method, not the paper's.
+KIND_AFTER = re.compile(r" ?(?:-based|based|" + "|".join(sorted(DESCRIPTOR_NOUNS, key=len, reverse=True)) + r")\b")
 REPOSITORY = re.compile(
     r"(?:www\.)?(?:github\.com|gitlab\.com|huggingface\.co(?:/datasets|/spaces)?)/[\w.\-]+/([\w.\-]+?)(?:\.git)?(?:[/)\s,;]|$)"
 )
