@@ -2,9 +2,11 @@
 
 Parsing these costs several times what a text file does (bibtexparser alone takes about 0.7 s for 10,000
 entries), and every command reads the paper file again; read back from here, without reading the file, a list
-loads about as fast as a text file. The key covers the file's path, size and modification time (in
-nanoseconds: a save changes them), the format and encoding asked for and the readers' code, so a change to
-any of them reads the file again. A damaged cache file (its checksum differs) is ignored and replaced.
+loads about as fast as a text file. Its rows are written and read by orjson (four times as fast as the standard
+library, and read from the file's bytes without a decoded copy of them). The key covers the file's path, size
+and modification time (in nanoseconds: a save changes them), the format and encoding asked for and the readers'
+code, so a change to any of them reads the file again. A damaged cache file (its checksum differs) is ignored
+and replaced.
 """
 
 from __future__ import annotations
@@ -12,18 +14,21 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zlib
 from functools import cache
 from pathlib import Path
+
+import orjson
 
 from ..files.cache import cache_dir, prune, write_atomic
 from .paper import Paper, PaperList, Record
 
-FORMAT = 1
+FORMAT = 2
 KEEP = 4  # cached lists kept; the least recently written go first
 MIN_PAPERS = 1000  # a smaller list reads as fast as it loads from here
 _READERS = ("papers/*.py", "papers/formats/*.py", "text/normalize.py")  # relative to core/
 _FIELDS = Record.__slots__
-_TUPLES = ("authors", "categories", "keywords")  # JSON gives them back as lists
+_TUPLES = tuple(n for n, name in enumerate(_FIELDS) if name in ("authors", "categories", "keywords"))  # JSON: lists
 
 
 @cache
@@ -57,7 +62,7 @@ def load(found_key: str, directory: Path | None = None) -> PaperList | None:
             body = handle.read()
         if header.get("key") != found_key or header.get("sum") != _checksum(body):
             return None
-        rows = json.loads(body)
+        rows = _loads(body)
         del body  # 100 MB at 100k papers, not needed while they are made
         return PaperList(
             path=header["path"],
@@ -76,7 +81,11 @@ def save(found_key: str, papers: PaperList, directory: Path | None = None) -> No
     """Cache `papers` under `found_key`; best effort."""
     directory = directory or cache_dir("papers")
     rows = [_row(paper) for paper in papers.papers]
-    body = json.dumps(rows, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass")
+    try:
+        body = orjson.dumps(rows)
+    except TypeError:  # half a character (a lone surrogate, from a JSON escape), which orjson refuses
+        body = json.dumps(rows, separators=(",", ":")).encode()
+    del rows
     header = {"key": found_key, "sum": _checksum(body), "path": papers.path, "name": papers.name,
               "duplicates": papers.duplicates, "has_titles": papers.has_titles, "format": papers.format,
               "notices": list(papers.notices)}  # fmt: skip
@@ -88,7 +97,15 @@ def save(found_key: str, papers: PaperList, directory: Path | None = None) -> No
 
 
 def _checksum(body: bytes) -> str:
-    return hashlib.blake2b(body, digest_size=16).hexdigest()
+    """A damaged file is all it has to tell apart: CRC-32 does that at a quarter of a cryptographic hash's time."""
+    return f"crc32:{zlib.crc32(body):08x}"
+
+
+def _loads(body: bytes) -> list:
+    try:
+        return orjson.loads(body)
+    except orjson.JSONDecodeError:  # a lone surrogate, written escaped by the standard library
+        return json.loads(body)
 
 
 def _row(paper: Paper) -> list:
@@ -101,8 +118,10 @@ def _row(paper: Paper) -> list:
 def _paper(index: int, row: list) -> Paper:
     record = None
     if len(row) > 3:
-        fields = dict(zip(_FIELDS, row[3:], strict=True))
-        for name in _TUPLES:
-            fields[name] = tuple(fields[name])
-        record = Record(**fields)
+        fields = row[3:]
+        if len(fields) != len(_FIELDS):
+            raise ValueError("a row of another shape")
+        for n in _TUPLES:
+            fields[n] = tuple(fields[n])
+        record = Record(*fields)
     return Paper(id=row[0], index=index, text=row[1], given_title=row[2], record=record)
