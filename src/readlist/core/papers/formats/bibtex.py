@@ -43,6 +43,8 @@ def parse(text: str, source: str) -> PaperList:
         raise ReadError(f"{source}: no BibTeX entries (@article{{key, title = {{...}}, ...}})")
     fields = [_fields(entry) for entry in entries]
     by_key = {entry.key.lower(): found for entry, found in zip(entries, fields, strict=True)}
+    places = [f"entry {shown(entry.key)} (line {_line(entry)})" for entry in entries]
+    del library, entries, block  # the library's blocks (twice the file's size) are gone before the papers are made
     parents = set()
     for found in fields:
         parent = by_key.get(found.get("crossref", "").strip().lower())
@@ -50,10 +52,9 @@ def parse(text: str, source: str) -> PaperList:
             parents.add(id(parent))
             _inherit(found, parent)
     papers = Collector(source)
-    for entry, found in zip(entries, fields, strict=True):
+    for where, found in zip(places, fields, strict=True):
         if id(found) in parents and not found.get("abstract", "").strip():
             continue  # a proceedings volume its papers name, not a paper
-        where = f"entry {shown(entry.key)} (line {_line(entry)})"
         title = found.get("title")
         papers.add(where, found.get("abstract", ""), field_to_text(title) if title else None, _record(found))
     return papers.paper_list(NAME)
