@@ -7,9 +7,12 @@ neither an abstract nor a title is left out and said so.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterable
+
+import orjson
 
 from ..text.normalize import normalize_ws, quoted, strip_control
 from .identifiers import record_id
@@ -31,6 +34,16 @@ def abstract_text(value: str | None) -> str:
         return " ".join(value.split())  # what joining its lines gives, as far as the id and the display go
     lines = value.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return join_lines([line.strip() for line in lines if line.strip()])
+
+
+def json_value(text: str):
+    """The JSON value `text` holds, read by orjson (two to three times as fast); what orjson refuses (NaN, a
+    number past 64 bits, half a character, nesting past 1024 levels, bad JSON) is read by the standard library,
+    so it reads the same and fails with the same message."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return json.loads(text)
 
 
 def one_line(value: object) -> str | None:

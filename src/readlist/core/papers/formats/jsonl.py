@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import PaperList, Record
-from ..records import Collector, names, one_line, split_authors, year_of
+from ..records import Collector, json_value, names, one_line, split_authors, year_of
 from ..source import ReadError
 
 NAME = "jsonl"
@@ -33,11 +34,11 @@ def looks_like_lines(text: str) -> bool:
 
 def parse(text: str, source: str) -> PaperList:
     papers = Collector(source)
-    for n, line in enumerate(text.removeprefix("\ufeff").split("\n"), 1):
+    for n, line in enumerate(_lines(text.removeprefix("\ufeff")), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            row = json_value(line)
         except (ValueError, RecursionError) as exc:
             reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
             raise ReadError(f"{source}: line {n}: not a JSON object ({reason})") from None
@@ -48,6 +49,15 @@ def parse(text: str, source: str) -> PaperList:
     if not papers.papers and not papers.left_out:
         raise ReadError(f"{source}: the file has no lines of JSON")
     return papers.paper_list(NAME)
+
+
+def _lines(text: str) -> Iterator[str]:
+    """The text's lines as split("\n") gives them, one at a time: a list of them all is the file's size again."""
+    start = 0
+    while (end := text.find("\n", start)) >= 0:
+        yield text[start:end]
+        start = end + 1
+    yield text[start:]
 
 
 def _string(row: dict, key: str, source: str, where: str) -> str:

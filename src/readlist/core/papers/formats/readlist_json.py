@@ -11,7 +11,7 @@ import json
 import re
 
 from ..paper import PaperList, Record
-from ..records import Collector, names, one_line, year_of
+from ..records import Collector, json_value, names, one_line, year_of
 from ..source import ReadError
 
 NAME = "json"
@@ -23,7 +23,7 @@ _LISTS = ("authors", "categories", "keywords")
 
 def parse(text: str, source: str) -> PaperList:
     try:
-        document = json.loads(text.removeprefix("\ufeff"))
+        document = json_value(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
         raise ReadError(f"{source}: line {exc.lineno}, column {exc.colno}: not JSON ({exc.msg})") from None
     except RecursionError:
