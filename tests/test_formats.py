@@ -296,3 +296,14 @@ def test_any_input_raises_only_read_error(fmt, data):
     else:
         assert len(papers) and all(paper.text or paper.given_title for paper in papers.papers)
         assert len({paper.id for paper in papers.papers}) == len(papers)
+
+
+def test_json_orjson_refuses_is_read_as_the_standard_library_reads_it():
+    # A number past 64 bits and NaN are JSON to Python's reader; bad JSON keeps its message.
+    line = '{"id": "2101.00001", "title": "T", "abstract": "We study A.", "year": NaN, "n": 123456789012345678901234}'
+    [paper] = parse(line + "\n", "x.jsonl", "jsonl").papers
+    assert (paper.given_title, paper.text, paper.arxiv_id) == ("T", "We study A.", "2101.00001")
+    export = '{"version": 1, "n": 123456789012345678901234, "papers": [{"id": "0123456789ab", "text": "We study B."}]}'
+    assert parse(export, "x.json", "json").papers[0].id == "0123456789ab"
+    with pytest.raises(ReadError, match=r"x.jsonl: line 2: not a JSON object \(Expecting ',' delimiter\)"):
+        parse(line + '\n{"id": "1" "title": "T"}\n', "x.jsonl", "jsonl")
