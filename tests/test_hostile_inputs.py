@@ -422,3 +422,18 @@ def test_an_export_never_replaces_the_ui_state_file_or_a_note_draft(tmp_path, wr
         assert what in result.output
     assert state.read_text() == '{"paper": "x"}'
     assert (drafts / "abc.json").read_text() == "{}"
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("papers.jsonl", '{"id": "2301.00001", "title": "Half \\udfff", "abstract": "We study \\ud83d things."}\n'),
+        ("papers.json", '{"version": 1, "papers": [{"text": "We study \\udfff things.", "authors": ["A \\ud800"]}]}'),
+    ],
+)
+def test_half_a_character_escaped_in_json_reads_as_a_replacement_character(tmp_path, write_file, name, content):
+    papers = write_file(content, name)
+    result = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "list", "--json")
+    assert result.exit_code == 0, result.output  # before: UnicodeEncodeError hashing the abstract, a traceback
+    (paper,) = json.loads(result.stdout)
+    assert "We study \ufffd things." in paper["text"]

@@ -43,7 +43,25 @@ def json_value(text: str):
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        return json.loads(text)
+        value = json.loads(text)
+    return _whole_characters(value) if _SURROGATE_ESCAPE.search(text) else value
+
+
+# A JSON escape of half a character ("\udfff" alone): the standard library reads it as a lone surrogate, which no
+# text can be written in (hashing the abstract for its id would fail). It is read as U+FFFD, the replacement
+# character, as a decoder does with a broken byte.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _whole_characters(value):
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_whole_characters(item) for item in value]
+    if isinstance(value, dict):
+        return {_whole_characters(key): _whole_characters(item) for key, item in value.items()}
+    return value
 
 
 def one_line(value: object) -> str | None:
