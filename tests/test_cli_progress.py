@@ -92,6 +92,14 @@ def test_export_query_and_bibtex(env):
     assert [e.key for e in library.entries] == ["papergraph", "papermessage"]  # no author, no year: paperWORD
 
 
+@pytest.mark.parametrize("query", ["", "title:", "  "])
+def test_export_with_a_query_of_nothing_is_refused_rather_than_exporting_every_paper(env, query):
+    _, _, run = env
+    result = run("export", "--format", "json", "-q", query)
+    assert result.exit_code == 2 and result.stdout == ""  # before: every paper, exit 0
+    assert "nothing to search for" in result.stderr and "--all" in result.stderr and result.stderr.count("\n") == 1
+
+
 def test_export_to_file_never_overwrites_without_force(env, tmp_path):
     papers, db, run = env
     Store(db).update(papers[0], starred=True)

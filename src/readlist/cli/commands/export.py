@@ -12,6 +12,7 @@ from ...core.export.files import ExportExistsError, descriptor_of, own_file, wri
 from ...core.export.formats import CITATION_FORMATS, FORMATS, export, format_for, select
 from ...core.papers.title_cache import derive_all
 from ...core.search.index import QueryError
+from ...core.text.normalize import quoted
 from ..context import Context, fail, warn
 from ..output import echo_json, fits_stdout
 from ..usage_errors import GivenPath
@@ -38,8 +39,10 @@ def export_command(
 
     Without --query or --all: every paper with a star, a note or tags, in list order.
     """
-    if everything and query:
+    if everything and query is not None:
         fail("--all and --query exclude each other")
+    if query is not None and _says_nothing(query):
+        fail(f"--query {quoted(query)}: nothing to search for (it would export every paper: say --all for that)")
     if query and _asks_for_missing(query):
         fail("--query is:missing: those papers are not in this list, so none can be exported from it; "
              "readlist list --missing --json prints their annotations")  # fmt: skip
@@ -76,6 +79,16 @@ def export_command(
     except OSError as exc:
         fail(f"{output}: cannot write ({exc.strerror or exc})")
     warn(f"wrote {len(chosen)} paper(s) to {output}")
+
+
+def _says_nothing(query: str) -> bool:
+    """`query` holds no word, phrase or field to search for ('', 'title:'); one that does not parse is said later."""
+    from ...core.search.query import QueryError, parse
+
+    try:
+        return parse(query).says_nothing
+    except QueryError:
+        return False
 
 
 def _asks_for_missing(query: str) -> bool:
