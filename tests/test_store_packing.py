@@ -215,3 +215,12 @@ def test_a_tables_lines_joined_by_blocks_follow_every_change_to_the_table(monkey
     for step in steps:
         step()
         assert written() == b",\n".join(lines_of(table))
+
+
+def test_a_record_changed_again_after_reopening_keeps_when_it_was_made(tmp_path, papers):
+    moments = iter(datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=n) for n in range(100))
+    db = tmp_path / "readlist.json"
+    Store(db, now=lambda: next(moments)).toggle_star(papers[0])  # written without created: it is updated
+    Store(db, now=lambda: next(moments)).update(papers[0], tags=["later"])  # another command, a fresh read
+    again = Store(db).get(papers[0].id)
+    assert again.created == "2026-01-01T00:00:00Z" < again.updated  # before: created moved to the second change

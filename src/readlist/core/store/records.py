@@ -176,10 +176,16 @@ class Records:
                     annotations.update({"id": new}, doc_ids=[doc_id])
                     self._index[new] = self._index.pop(old)
             known = {pid: fields for pid, fields in change.sets.items() if pid in self._index}
+
+            def _changed(doc: dict) -> None:
+                if "created" not in doc and "updated" in doc:  # read without it: it was `updated` (`packing`)
+                    doc["created"] = doc["updated"]
+                doc.update(known[doc["id"]])
+
             for pid in known:
                 self._storage.invalidate(ANNOTATIONS, self._index[pid])
             if known:
-                annotations.update(lambda doc: doc.update(known[doc["id"]]), doc_ids=[self._index[p] for p in known])
+                annotations.update(_changed, doc_ids=[self._index[p] for p in known])
             fresh = [pid for pid in change.sets if pid not in self._index]
             if fresh:
                 docs = [Annotation(pid, created=change.sets[pid].get("updated")).to_doc() for pid in fresh]
