@@ -14,7 +14,7 @@ import pytest
 from readlist.core.files.paths import bundled_papers
 from readlist.core.papers.reader import parse_text, read_papers
 from readlist.core.store import compaction
-from readlist.core.store.annotation import OPENING_CHARS, Event, snippet_of
+from readlist.core.store.annotation import Event, snippet_of
 from readlist.core.store.store import Store
 
 
@@ -52,14 +52,14 @@ def test_an_annotation_is_written_without_its_defaults_and_read_back_the_same(tm
     assert Store(db).get(papers[0].id).created == store.get(papers[0].id).updated
 
 
-def test_a_paper_only_marked_read_keeps_its_opening_and_is_found_again_by_it(tmp_path, papers):
+def test_a_paper_only_marked_read_keeps_its_abstract_and_is_found_again_by_it(tmp_path, papers):
     texts = [paper.text for paper in papers[:3]]
     before = parse_text("\n\n".join(texts))
     db = tmp_path / "readlist.json"
     store = Store(db)
     store.set_status(before.papers[1], "read")
     store.toggle_star(before.papers[2])
-    assert store.get(before.papers[1].id).snippet == snippet_of(texts[1])[:OPENING_CHARS]
+    assert store.get(before.papers[1].id).snippet == snippet_of(texts[1])  # as much as any other paper keeps
     assert store.get(before.papers[2].id).snippet == snippet_of(texts[2])  # starred: the abstract's start
     texts[1] = texts[1][: len(texts[1]) // 2] + " (a typo fixed here)" + texts[1][len(texts[1]) // 2 :]
     after = parse_text("\n\n".join(texts))
@@ -67,6 +67,21 @@ def test_a_paper_only_marked_read_keeps_its_opening_and_is_found_again_by_it(tmp
     reopened = Store(db)
     assert reopened.reconcile(after)[0].startswith("re-attached the annotations of #2")
     assert reopened.get(after.papers[1].id).status == "read"
+
+
+def test_a_read_mark_does_not_move_to_another_paper_sharing_its_opening(tmp_path):
+    shared = "We study how large language models follow instructions across many tasks and many languages, "
+    shared += "with a benchmark of prompts written by hand. "
+    first = (
+        shared + "We find that models trained on translated data follow instructions worse in low-resource languages."
+    )
+    second = shared + "Our method distils a reward model from human rankings and improves win rates by eight points."
+    db = tmp_path / "readlist.json"
+    Store(db).set_status(parse_text(first).papers[0], "read")
+    store = Store(db)
+    store.reconcile(parse_text(second))  # the first paper left the list, the second came
+    assert store.get(parse_text(second).papers[0].id).status == "unread"  # before: moved onto it, "read"
+    assert [ann.status for ann in store.orphans()] == ["read"]  # kept under missing papers
 
 
 def test_a_log_entry_changed_inside_a_run_writes_the_run_again(tmp_path, papers, monkeypatch):
@@ -154,12 +169,12 @@ def test_a_schema_2_database_is_migrated_keeping_every_annotation_and_log_entry(
             doc["read_at"],
         )
         full = doc["snippet"]
-        assert note.snippet == (full if note.starred else full[:OPENING_CHARS])  # only read: its opening
+        assert note.snippet == full  # only read: kept whole, as an opening cannot tell two papers apart
     logged = [Event.from_doc(doc) for _, doc in sorted(data["events"].items(), key=lambda item: -int(item[0]))]
     assert store.events() == logged  # what merge and undo read
     on_disk = json.loads(db.read_text(encoding="utf-8"))
     assert on_disk["meta"]["1"]["schema_version"] == 3 and len(on_disk["events"]) == 2
-    assert db.stat().st_size < len(written) / 2
+    assert db.stat().st_size < len(written) * 0.85  # without defaults, its log packed
     assert Store(db).events() == logged
     assert store.undo() is not None and not store.get(papers[0].id).starred
     assert store.undo() is not None and all(store.get(paper.id).status == "unread" for paper in papers[:6])

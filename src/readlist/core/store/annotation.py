@@ -165,11 +165,12 @@ def only_status(note: Annotation | Mapping[str, Any]) -> bool:
 
 
 def snippet_for(text: str, note: Annotation | Mapping[str, Any]) -> str:
-    """The snippet a record with these annotations keeps of its paper's abstract: the first SNIPPET_CHARS
-    characters, or for a paper only given a status its opening (OPENING_CHARS), enough to find it again after a
-    typo fix or an added sentence at a sixteenth of the size (marking a 100,000-paper list read keeps 12 MB, not
-    150). An opening that two papers share finds neither, so such a paper's status stays under missing papers."""
-    return snippet_of(text, OPENING_CHARS if only_status(note) else SNIPPET_CHARS)
+    """The snippet a record with these annotations keeps of its paper's abstract: its first SNIPPET_CHARS
+    characters, whatever the record holds. A paper only given a status keeps as much as any other: an opening
+    alone cannot tell a paper from another that shares it, and would move a read mark onto the wrong paper when
+    the list changes. (Records of schema 3's first files kept only an opening, OPENING_CHARS, for such papers; they
+    are read as they are and take a whole snippet again at their next change.)"""
+    return snippet_of(text, SNIPPET_CHARS)
 
 
 def snippet_holds(stored: str, wanted: str) -> bool:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .annotation import OPENING_CHARS, normalize_tags, only_status
+from .annotation import normalize_tags
 from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, check_current, schema_version
 
 _V1_STATUS = {"to-read": "unread", "unread": "unread", "reading": "reading", "done": "read", "read": "read"}
@@ -58,13 +58,8 @@ def _v1_to_v2(data: dict) -> dict:
 
 
 def _v2_to_v3(data: dict) -> dict:
-    """Schema 3 writes documents small (see `packing`, which `format` applies when writing); a paper only given
-    a status keeps the opening of its snippet (see `annotation.snippet_for`). Nothing else changes: the log's
-    entries are the same, packed when written."""
-    for doc in data.get(ANNOTATIONS, {}).values():
-        snippet = doc.get("snippet")
-        if isinstance(snippet, str) and len(snippet) > OPENING_CHARS and only_status(doc):
-            doc["snippet"] = snippet[:OPENING_CHARS]
+    """Schema 3 writes documents small (see `packing`, which `format` applies when writing). Nothing else changes:
+    the records and the log's entries are the same, packed when written."""
     next(iter(data[META].values()))["schema_version"] = 3
     return data
 
