@@ -239,3 +239,19 @@ def test_a_record_changed_again_after_reopening_keeps_when_it_was_made(tmp_path,
     Store(db, now=lambda: next(moments)).update(papers[0], tags=["later"])  # another command, a fresh read
     again = Store(db).get(papers[0].id)
     assert again.created == "2026-01-01T00:00:00Z" < again.updated  # before: created moved to the second change
+
+
+def test_repairing_a_damaged_run_of_the_log_keeps_the_other_runs(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update_many(papers[:4], status="read")
+    store.update_many(papers[4:7], starred=True)
+    data = json.loads(db.read_text(encoding="utf-8"))
+    last = max(data["events"], key=int)
+    data["events"][last]["papers"] = "not a list"  # the second run damaged, the first whole
+    db.write_text(json.dumps(data), encoding="utf-8")
+    repaired = Store(db)
+    assert any("a run of entries" in notice for notice in repaired.notices)
+    kept = [event for event in repaired.events() if event.action != "star"]
+    assert len(kept) == 4  # before: every run left out, the first's four entries too
+    assert repaired.undo() is not None and repaired.get(papers[0].id).status == "unread"

@@ -153,13 +153,23 @@ def _salvage_meta(meta: Any, dropped: list[str]) -> dict[str, dict] | None:
 
 
 def _unpacked(events: dict, dropped: list[str]) -> dict:
-    """The log with its packed runs of entries unpacked (see `packing`); when one cannot be, without the runs."""
+    """The log with its packed runs of entries unpacked (see `packing`); a run that cannot be is left out, alone."""
     try:
         return unpack_events(events)[0]
     except BadRun:
-        runs = [doc_id for doc_id, doc in events.items() if isinstance(doc, dict) and PAPERS in doc]
-        dropped.extend(f"events {doc_id} on (a run of entries)" for doc_id in runs)
-        return {doc_id: doc for doc_id, doc in events.items() if doc_id not in runs}
+        pass
+    runs = {doc_id: doc for doc_id, doc in events.items() if isinstance(doc, dict) and PAPERS in doc}
+    out = {doc_id: doc for doc_id, doc in events.items() if doc_id not in runs}
+    for doc_id, doc in runs.items():
+        try:
+            entries = unpack_events({doc_id: doc})[0]
+        except BadRun:
+            entries = None
+        if entries is None or out.keys() & entries.keys():  # not a run, or its ids are another entry's
+            dropped.append(f"events {doc_id} on (a run of entries)")
+            continue
+        out.update(entries)
+    return out
 
 
 def _salvage_annotation(doc: dict, doc_id: str, dropped: list[str]) -> dict | None:
