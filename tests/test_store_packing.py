@@ -255,3 +255,15 @@ def test_repairing_a_damaged_run_of_the_log_keeps_the_other_runs(tmp_path, paper
     kept = [event for event in repaired.events() if event.action != "star"]
     assert len(kept) == 4  # before: every run left out, the first's four entries too
     assert repaired.undo() is not None and repaired.get(papers[0].id).status == "unread"
+
+
+def test_half_a_character_escaped_in_a_hand_made_database_is_written_back_as_it_was_read(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(papers[0], tags=["x"])
+    store.toggle_star(papers[1])
+    db.write_text(db.read_text(encoding="utf-8").replace('"x"', '"x\\udfff"'), encoding="utf-8")
+    edited = Store(db)
+    edited.toggle_star(papers[1])  # before: UnicodeEncodeError writing the file, a traceback
+    edited.update(papers[0], note="hi")
+    assert Store(db).get(papers[0].id).tags == ("x\udfff",) and Store(db).get(papers[0].id).note == "hi"

@@ -72,15 +72,27 @@ _TABLE_LINE = re.compile(r'"(\w+)":\{')
 DocLines = dict[str, dict[str, bytes]]
 
 
+# Half a character (a lone surrogate, read from a `\udfff` escape in a hand-made file) has no UTF-8 form: a
+# document holding one is written with escapes, as it was read.
+_ASCII_ENCODER = json.JSONEncoder(ensure_ascii=True, separators=(",", ":"))
+
+
+def _encoded(data: dict | list | str) -> bytes:
+    try:
+        return _ENCODER.encode(data).encode("utf-8")
+    except UnicodeEncodeError:
+        return _ASCII_ENCODER.encode(data).encode("ascii")
+
+
 def encode(data: dict | list | str) -> bytes:
-    return _ENCODER.encode(data).encode("utf-8")
+    return _encoded(data)
 
 
 def doc_line(doc_id: str, doc: dict) -> bytes:
     try:
         return b'"%s":%s' % (doc_id.encode(), orjson.dumps(doc))  # 5-10 times as fast as the standard encoder
-    except TypeError:  # what orjson refuses (a number past 64 bits in a hand-made file) is written as before
-        return f'"{doc_id}":{_ENCODER.encode(doc)}'.encode()
+    except TypeError:  # what orjson refuses (a number past 64 bits, half a character) is written as before
+        return b'"%s":%s' % (doc_id.encode("utf-8", "backslashreplace"), _encoded(doc))
 
 
 def layout(tables: dict[str, list[bytes]]) -> bytes:
