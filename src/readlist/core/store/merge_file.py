@@ -23,7 +23,7 @@ from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DamagedFile, ForeignFile, 
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .repair import listed, salvage
-from .resolutions import merge_resolutions, read_resolutions
+from .resolutions import Forgotten, merge_resolutions, read_found
 from .store import Store
 
 
@@ -60,9 +60,9 @@ def _contents(data: dict) -> tuple[dict[str, Annotation], list[Event], dict[str,
     return annotations, events, several
 
 
-def _resolutions(data: dict) -> dict[str, Resolution]:
+def _resolutions(data: dict) -> dict[str, Resolution | Forgotten]:
     docs = [doc for _, doc in sorted(data.get(RESOLUTIONS, {}).items(), key=lambda item: int(item[0]))]
-    return read_resolutions({doc.get("paper_id"): doc for doc in docs if isinstance(doc.get("paper_id"), str)})
+    return read_found({doc.get("paper_id"): doc for doc in docs if isinstance(doc.get("paper_id"), str)})
 
 
 def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]:
@@ -109,7 +109,8 @@ def merge_database(
     with store.locked():
         my_events = store.events()[::-1]
         result = merge(store.all(), my_events, theirs, their_events)
-        found, taken = merge_resolutions(store.resolutions(), their_found)
-        if result.report.changed or taken:
+        mine_found = store.found()
+        found, taken = merge_resolutions(mine_found, their_found)
+        if result.report.changed or found != mine_found:  # a lookup taken, or one forgotten there
             store.replace_all(result.annotations, result.events, reason="merge", resolutions=found.values())
     return replace(result.report, combined=combined, resolutions=taken)
