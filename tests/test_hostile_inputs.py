@@ -454,3 +454,21 @@ def test_a_csv_with_a_quoted_cell_never_closed_names_its_line_instead_of_reading
     listed = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "list", "--json")
     assert listed.exit_code == 0, listed.output
     assert [row["title"] for row in json.loads(listed.output)] == ['A 5" screen']
+
+
+def test_notes_exported_as_markdown_are_refused_as_a_paper_file_and_no_annotation_moves(tmp_path, write_file):
+    """Opened as a paper file, the export's quoted abstracts took the star over (re-attached to them)."""
+    papers = write_file("Header\n\nWe propose a sampler needing four steps.\n\nA benchmark of tables for QA.\n")
+    db, exported = tmp_path / "db.json", tmp_path / "notes.md"
+    common = ["--papers", str(papers), "--db", str(db)]
+    assert run(*common, "star", "#1").exit_code == 0
+    assert run(*common, "export", "--format", "md", "-o", str(exported)).exit_code == 0
+    before = db.read_bytes()
+    opened = run("--papers", str(exported), "--db", str(db), "list")
+    assert opened.exit_code == 2
+    assert opened.output.strip().splitlines() == [
+        f"readlist: {exported}: is notes readlist exported (as Markdown, 1 paper(s)), not a paper file; "
+        "open the paper file they were made from"
+    ]
+    assert db.read_bytes() == before
+    assert "★" in run(*common, "list").output.splitlines()[0]
