@@ -146,4 +146,8 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             title = strip_control(title_of(paper, annotations.get(paper.id)))
             click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {title}")
     if not result.full_matches:  # papers missing some word are no match (a script can tell)
+        from ...core.search.absent_fields import absent_fields_hint
+
+        if absent := absent_fields_hint(text, papers):
+            click.echo(f"readlist: search: no paper matches {quoted(text)}: {absent}", err=True)
         raise SystemExit(1)
