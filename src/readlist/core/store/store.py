@@ -51,6 +51,11 @@ class Store:
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
         self._resolutions: tuple[int, dict[str, Resolution]] | None = None  # read at this revision of the records
 
+    @property
+    def file_path(self) -> Path:
+        """The database file itself: the file a symbolic link given as its path points to."""
+        return self._file.path
+
     def tell_when_waiting(self, callback: Callable[[str], None]) -> None:
         """`callback(message)` when a change waits more than a moment for another readlist's write."""
         self._file.on_wait = callback
