@@ -84,7 +84,7 @@ class Context:
     def store(self) -> Store:
         """The annotation database, with its papers re-attached to the paper list and the conflict copies a sync tool
         left beside it merged in; notices go to stderr."""
-        from ..core.store.conflict_copies import ConflictCopies
+        from ..core.store.conflict_names import conflict_copies
         from ..core.store.store import Store
 
         store = Store(self.db_file)
@@ -93,8 +93,11 @@ class Context:
         store.tell_when_waiting(warn)
         for notice in store.notices:
             warn(notice)
-        for line in ConflictCopies().merge_into(store).said():  # what a sync tool left beside the database
-            warn(line)
+        if conflict_copies(store.file_path):  # what a sync tool left beside the database
+            from ..core.store.conflict_copies import ConflictCopies
+
+            for line in ConflictCopies().merge_into(store).said():
+                warn(line)
         for message in store.reconcile(self.file_papers, quiet_repeats=True):
             warn(message)
         return store
