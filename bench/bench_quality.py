@@ -121,6 +121,16 @@ def measure(papers, titles: dict[int, str], index: SearchIndex, seed: int, size:
     return run
 
 
+def real_titles() -> dict[int, str]:
+    """The arXiv sample's real titles by paper number, from its .titles.tsv sidecar."""
+    path = sample_path()
+    titles = {}
+    for line in path.with_name(path.stem + ".titles.tsv").read_text(encoding="utf-8").splitlines():
+        number, _, title = line.partition("\t")
+        titles[int(number)] = title
+    return titles
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--papers", type=int, default=300)
@@ -130,10 +140,7 @@ def main() -> None:
     args = parser.parse_args()
     path = sample_path()
     papers = read_papers(path).papers
-    titles = {}
-    for line in path.with_name(path.stem + ".titles.tsv").read_text(encoding="utf-8").splitlines():
-        number, _, title = line.partition("\t")
-        titles[int(number)] = title
+    titles = real_titles()
     index = SearchIndex.build(papers)
     seeds = [int(s) for s in args.seeds.split(",") if s.strip()] or [args.seed]
     runs = [measure(papers, titles, index, seed, args.papers) for seed in seeds]
