@@ -170,3 +170,21 @@ def test_a_copy_that_could_not_be_merged_for_now_is_said_once_and_merged_on_a_la
     assert looks.merge_into(store).said() == [] and copy.exists()  # said once
     monkeypatch.setattr(copies, "merge_database", merge_database)
     assert looks.merge_into(store).merged.startswith("Merged the Syncthing conflict copy") and not copy.exists()
+
+
+def test_a_database_of_its_own_named_as_onedrive_names_copies_is_left_alone(machines, tmp_path):
+    db, _ = machines
+    papers = tmp_path / "papers.txt"
+    papers.write_text(TEXT, encoding="utf-8")
+    work = db.parent / "readlist-WORK.json"  # a second database, opened with --db: it has readlist's files beside it
+
+    def run(database, *args):
+        result = CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(database), *args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    run(work, "note", "#3", "--text", "work notes")
+    before = db.read_bytes()
+    assert run(db, "list").stderr == ""
+    assert db.read_bytes() == before and not (db.parent / "merged").exists()
+    assert json.loads(run(work, "list", "--json").stdout)[2]["note"] == "work notes"

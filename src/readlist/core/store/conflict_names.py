@@ -36,6 +36,12 @@ def _tool(name: str, patterns: list[tuple[str, re.Pattern[str]]]) -> str | None:
     return None
 
 
+def _opened(name: str, names: set[str]) -> bool:
+    """Whether readlist has used the file `name` as a database (its lock or a backup beside it): a database of the
+    user's own, such as `readlist-WORK.json` opened with --db, and no copy a sync tool made."""
+    return f"{name}.lock" in names or any(other.startswith(f"{name}.bak-") for other in names)
+
+
 def conflict_copies(db: Path) -> list[tuple[Path, str]]:
     """The conflict copies beside the database file `db`, with the tool that named each, by name."""
     try:
@@ -43,9 +49,11 @@ def conflict_copies(db: Path) -> list[tuple[Path, str]]:
     except OSError:
         return []
     patterns = _patterns(db)
-    found = []
+    found, held = [], set(names)
     for name in names:
         tool = _tool(name, patterns)
+        if tool == "OneDrive" and _opened(name, held):  # the name is only a guess: one in use is the user's
+            continue
         if tool is not None and (db.parent / name).is_file():
             found.append((db.parent / name, tool))
     return found
