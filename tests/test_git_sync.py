@@ -154,7 +154,7 @@ def test_git_setup_keeps_existing_lines_and_never_adds_its_own_twice(tmp_path):
     assert (repo / ".gitattributes").read_text(encoding="utf-8") == "*.txt text\nreadlist.json merge=readlist\n"
     ignored = (repo / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert len(ignored) == len(set(ignored)) and {"readlist.json.lock", "readlist.json.bak-*"} <= set(ignored)
-    assert git(repo, "config", "merge.readlist.driver").strip().endswith("-m readlist merge-driver %O %A %B")
+    assert git(repo, "config", "merge.readlist.driver").strip().endswith("-m readlist merge-driver %O %A %B %P")
     assert git(repo, "check-attr", "merge", "readlist.json").strip().endswith("merge: readlist")
 
 
@@ -173,3 +173,20 @@ def test_the_driver_merges_two_databases_added_apart_by_an_empty_base(tmp_path):
     subprocess.run([sys.executable, "-m", "readlist", "merge-driver", str(base), str(ours), str(theirs)], check=True)
     shown = json.loads(readlist(papers, ours, "list", "--json").stdout)
     assert shown[0]["starred"] and shown[1]["note"] == "from the other clone"
+
+
+def test_a_version_from_a_newer_readlist_is_a_conflict_named_by_the_file_git_merges(clones):
+    papers, laptop, desk, _ = clones
+    raw = json.loads((laptop / "readlist.json").read_text(encoding="utf-8"))
+    next(iter(raw["meta"].values()))["schema_version"] = 99
+    (laptop / "readlist.json").write_text(json.dumps(raw), encoding="utf-8")
+    commit_and_push(laptop, "a newer readlist")
+    readlist(papers, desk / "readlist.json", "star", "#2")
+    git(desk, "commit", "-q", "-am", "desk")
+    pulling = ["git", "-C", str(desk), "pull", "--no-edit", "origin", "main"]
+    done = subprocess.run(pulling, capture_output=True, text=True)
+    assert done.returncode != 0 and "CONFLICT" in done.stdout
+    said = [line for line in done.stderr.splitlines() if line.startswith("readlist:")]
+    assert len(said) == 1 and "readlist.json (the version merged in): written by a newer readlist" in said[0], said
+    assert ".merge_file" not in said[0]  # git's scratch file, gone once git is done
+    assert json.loads(readlist(papers, desk / "readlist.json", "list", "--json").stdout)[1]["starred"]  # yours kept
