@@ -188,3 +188,18 @@ def test_a_database_of_its_own_named_as_onedrive_names_copies_is_left_alone(mach
     assert run(db, "list").stderr == ""
     assert db.read_bytes() == before and not (db.parent / "merged").exists()
     assert json.loads(run(work, "list", "--json").stdout)[2]["note"] == "work notes"
+
+
+def test_a_onedrive_copy_of_another_database_beside_it_is_left_to_that_database(machines, papers):
+    db, _ = machines
+    work = db.parent / "readlist-WORK.json"
+    Store(work).update(papers[0], note="work notes")
+    laptop = db.parent.parent / "work-laptop.json"
+    shutil.copyfile(work, laptop)
+    Store(laptop).update(papers[1], note="written on the laptop")
+    copy = db.parent / "readlist-WORK-PC1.json"  # OneDrive's copy of readlist-WORK.json from the machine PC1
+    shutil.copyfile(laptop, copy)
+    before = db.read_bytes()
+    assert ConflictCopies().merge_into(Store(db)).said() == [] and db.read_bytes() == before and copy.exists()
+    assert ConflictCopies().merge_into(Store(work)).merged.startswith("Merged the OneDrive conflict copy")
+    assert Store(work).get(papers[1].id).note == "written on the laptop"

@@ -36,10 +36,15 @@ def _tool(name: str, patterns: list[tuple[str, re.Pattern[str]]]) -> str | None:
     return None
 
 
-def _opened(name: str, names: set[str]) -> bool:
-    """Whether readlist has used the file `name` as a database (its lock or a backup beside it): a database of the
-    user's own, such as `readlist-WORK.json` opened with --db, and no copy a sync tool made."""
-    return f"{name}.lock" in names or any(other.startswith(f"{name}.bak-") for other in names)
+def _someone_elses(name: str, db: Path, held: set[str]) -> bool:
+    """Whether a file named as OneDrive names a copy of `db` belongs to another database: one readlist has used (its
+    lock or a backup beside it: `readlist-WORK.json` opened with --db), or OneDrive's copy of a database beside it
+    whose name is longer (`readlist-WORK-PC1.json`, a copy of `readlist-WORK.json`)."""
+    if f"{name}.lock" in held or any(other.startswith(f"{name}.bak-") for other in held):
+        return True
+    stem, suffix = db.name[: len(db.name) - len(db.suffix)], db.suffix
+    device = name[len(stem) + 1 : len(name) - len(suffix)]
+    return any(f"{stem}-{device[:at]}{suffix}" in held for at, char in enumerate(device) if char == "-")
 
 
 def conflict_copies(db: Path) -> list[tuple[Path, str]]:
@@ -52,7 +57,7 @@ def conflict_copies(db: Path) -> list[tuple[Path, str]]:
     found, held = [], set(names)
     for name in names:
         tool = _tool(name, patterns)
-        if tool == "OneDrive" and _opened(name, held):  # the name is only a guess: one in use is the user's
+        if tool == "OneDrive" and _someone_elses(name, db, held):  # the name is only a guess
             continue
         if tool is not None and (db.parent / name).is_file():
             found.append((db.parent / name, tool))
