@@ -190,3 +190,24 @@ def test_a_version_from_a_newer_readlist_is_a_conflict_named_by_the_file_git_mer
     assert len(said) == 1 and "readlist.json (the version merged in): written by a newer readlist" in said[0], said
     assert ".merge_file" not in said[0]  # git's scratch file, gone once git is done
     assert json.loads(readlist(papers, desk / "readlist.json", "list", "--json").stdout)[1]["starred"]  # yours kept
+
+
+def test_a_damaged_version_of_this_clone_is_merged_as_far_as_it_can_be_read_saying_what_was_left_out(tmp_path):
+    papers = tmp_path / "papers.txt"
+    papers.write_text(PAPERS, encoding="utf-8")
+    ours, theirs, base = tmp_path / "ours", tmp_path / "theirs", tmp_path / "base"
+    readlist(papers, ours, "star", "#1")
+    readlist(papers, ours, "status", "#2", "read")
+    raw = json.loads(ours.read_text(encoding="utf-8"))
+    damaged = next(doc for doc in raw["annotations"].values() if doc.get("status") == "read")
+    damaged["status"] = 5  # a value of the wrong type, written by hand
+    ours.write_text(json.dumps(raw), encoding="utf-8")
+    readlist(papers, theirs, "note", "#3", "--text", "from the other clone")
+    base.write_bytes(b"")
+    command = [sys.executable, "-m", "readlist", "merge-driver", str(base), str(ours), str(theirs), "readlist.json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr.count("\n") == 1, done.stderr
+    assert "readlist.json (this clone's version) is damaged" in done.stderr and "status" in done.stderr
+    assert ".corrupt-" not in done.stderr  # no copy set aside: git keeps this clone's version
+    shown = json.loads(readlist(papers, ours, "list", "--json").stdout)
+    assert shown[0]["starred"] and shown[2]["note"] == "from the other clone"
