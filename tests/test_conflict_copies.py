@@ -39,6 +39,7 @@ NOT_COPIES = [
     "readlist.json.bak-20261204T101500.000000Z-merge",
     "readlist.json.corrupt-20261204T101500.000000Z",
     "notes.sync-conflict-20261204-101500-ABCDEF7.json",
+    "readlist (Eve\nreadlist: Merged's conflicted copy 2026-12-04).json",  # no device is named over two lines
 ]
 
 

@@ -15,10 +15,11 @@ def _patterns(path: Path) -> list[tuple[str, re.Pattern[str]]]:
     suffix = re.escape(path.suffix)
     stem = re.escape(path.name[: len(path.name) - len(path.suffix)])
     day, again = r"\d{4}-\d{2}-\d{2}", r"(?: \(\d+\))?"  # a date; a number a tool adds when the name is taken
+    # Dropbox's device: a name of the user's, but never over two lines (nor with other control characters)
     return [
         ("Syncthing", re.compile(rf"{stem}\.sync-conflict-\d{{8}}-\d{{6}}-[A-Z0-9]{{7}}{suffix}")),
         ("Nextcloud", re.compile(rf"{stem} \(conflicted copy {day} \d{{6}}\){again}{suffix}")),
-        ("Dropbox", re.compile(rf"{stem} \((?:[^()/]+['’]s )?conflicted copy {day}\){again}{suffix}")),
+        ("Dropbox", re.compile(rf"{stem} \((?:[^()/\x00-\x1f\x7f]+['’]s )?conflicted copy {day}\){again}{suffix}")),
         ("ownCloud", re.compile(rf"{stem}_conflict-\d{{8}}-\d{{6}}{suffix}")),
         ("OneDrive", re.compile(rf"{stem}-(?P<device>[A-Z0-9][A-Z0-9-]{{0,14}}){suffix}")),
     ]
