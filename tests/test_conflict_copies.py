@@ -39,6 +39,7 @@ NOT_COPIES = [
     "readlist.json.bak-20261204T101500.000000Z-merge",
     "readlist.json.corrupt-20261204T101500.000000Z",
     "notes.sync-conflict-20261204-101500-ABCDEF7.json",
+    "readlist (Eve\nreadlist: Merged's conflicted copy 2026-12-04).json",  # no device is named over two lines
 ]
 
 
@@ -170,3 +171,36 @@ def test_a_copy_that_could_not_be_merged_for_now_is_said_once_and_merged_on_a_la
     assert looks.merge_into(store).said() == [] and copy.exists()  # said once
     monkeypatch.setattr(copies, "merge_database", merge_database)
     assert looks.merge_into(store).merged.startswith("Merged the Syncthing conflict copy") and not copy.exists()
+
+
+def test_a_database_of_its_own_named_as_onedrive_names_copies_is_left_alone(machines, tmp_path):
+    db, _ = machines
+    papers = tmp_path / "papers.txt"
+    papers.write_text(TEXT, encoding="utf-8")
+    work = db.parent / "readlist-WORK.json"  # a second database, opened with --db: it has readlist's files beside it
+
+    def run(database, *args):
+        result = CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(database), *args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    run(work, "note", "#3", "--text", "work notes")
+    before = db.read_bytes()
+    assert run(db, "list").stderr == ""
+    assert db.read_bytes() == before and not (db.parent / "merged").exists()
+    assert json.loads(run(work, "list", "--json").stdout)[2]["note"] == "work notes"
+
+
+def test_a_onedrive_copy_of_another_database_beside_it_is_left_to_that_database(machines, papers):
+    db, _ = machines
+    work = db.parent / "readlist-WORK.json"
+    Store(work).update(papers[0], note="work notes")
+    laptop = db.parent.parent / "work-laptop.json"
+    shutil.copyfile(work, laptop)
+    Store(laptop).update(papers[1], note="written on the laptop")
+    copy = db.parent / "readlist-WORK-PC1.json"  # OneDrive's copy of readlist-WORK.json from the machine PC1
+    shutil.copyfile(laptop, copy)
+    before = db.read_bytes()
+    assert ConflictCopies().merge_into(Store(db)).said() == [] and db.read_bytes() == before and copy.exists()
+    assert ConflictCopies().merge_into(Store(work)).merged.startswith("Merged the OneDrive conflict copy")
+    assert Store(work).get(papers[1].id).note == "written on the laptop"

@@ -154,7 +154,7 @@ def test_git_setup_keeps_existing_lines_and_never_adds_its_own_twice(tmp_path):
     assert (repo / ".gitattributes").read_text(encoding="utf-8") == "*.txt text\nreadlist.json merge=readlist\n"
     ignored = (repo / ".gitignore").read_text(encoding="utf-8").splitlines()
     assert len(ignored) == len(set(ignored)) and {"readlist.json.lock", "readlist.json.bak-*"} <= set(ignored)
-    assert git(repo, "config", "merge.readlist.driver").strip().endswith("-m readlist merge-driver %O %A %B")
+    assert git(repo, "config", "merge.readlist.driver").strip().endswith("-m readlist merge-driver %O %A %B %P")
     assert git(repo, "check-attr", "merge", "readlist.json").strip().endswith("merge: readlist")
 
 
@@ -173,3 +173,41 @@ def test_the_driver_merges_two_databases_added_apart_by_an_empty_base(tmp_path):
     subprocess.run([sys.executable, "-m", "readlist", "merge-driver", str(base), str(ours), str(theirs)], check=True)
     shown = json.loads(readlist(papers, ours, "list", "--json").stdout)
     assert shown[0]["starred"] and shown[1]["note"] == "from the other clone"
+
+
+def test_a_version_from_a_newer_readlist_is_a_conflict_named_by_the_file_git_merges(clones):
+    papers, laptop, desk, _ = clones
+    raw = json.loads((laptop / "readlist.json").read_text(encoding="utf-8"))
+    next(iter(raw["meta"].values()))["schema_version"] = 99
+    (laptop / "readlist.json").write_text(json.dumps(raw), encoding="utf-8")
+    commit_and_push(laptop, "a newer readlist")
+    readlist(papers, desk / "readlist.json", "star", "#2")
+    git(desk, "commit", "-q", "-am", "desk")
+    pulling = ["git", "-C", str(desk), "pull", "--no-edit", "origin", "main"]
+    done = subprocess.run(pulling, capture_output=True, text=True)
+    assert done.returncode != 0 and "CONFLICT" in done.stdout
+    said = [line for line in done.stderr.splitlines() if line.startswith("readlist:")]
+    assert len(said) == 1 and "readlist.json (the version merged in): written by a newer readlist" in said[0], said
+    assert ".merge_file" not in said[0]  # git's scratch file, gone once git is done
+    assert json.loads(readlist(papers, desk / "readlist.json", "list", "--json").stdout)[1]["starred"]  # yours kept
+
+
+def test_a_damaged_version_of_this_clone_is_merged_as_far_as_it_can_be_read_saying_what_was_left_out(tmp_path):
+    papers = tmp_path / "papers.txt"
+    papers.write_text(PAPERS, encoding="utf-8")
+    ours, theirs, base = tmp_path / "ours", tmp_path / "theirs", tmp_path / "base"
+    readlist(papers, ours, "star", "#1")
+    readlist(papers, ours, "status", "#2", "read")
+    raw = json.loads(ours.read_text(encoding="utf-8"))
+    damaged = next(doc for doc in raw["annotations"].values() if doc.get("status") == "read")
+    damaged["status"] = 5  # a value of the wrong type, written by hand
+    ours.write_text(json.dumps(raw), encoding="utf-8")
+    readlist(papers, theirs, "note", "#3", "--text", "from the other clone")
+    base.write_bytes(b"")
+    command = [sys.executable, "-m", "readlist", "merge-driver", str(base), str(ours), str(theirs), "readlist.json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr.count("\n") == 1, done.stderr
+    assert "readlist.json (this clone's version) is damaged" in done.stderr and "status" in done.stderr
+    assert ".corrupt-" not in done.stderr  # no copy set aside: git keeps this clone's version
+    shown = json.loads(readlist(papers, ours, "list", "--json").stdout)
+    assert shown[0]["starred"] and shown[2]["note"] == "from the other clone"

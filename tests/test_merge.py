@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from readlist.core.store.annotation import Annotation, Event
@@ -307,3 +307,26 @@ def test_with_a_base_edits_at_separate_places_are_both_applied_and_overlapping_o
     desk.edit(P, 40, note="one\nTWO, desk\nthree\nFOUR")
     result = merge(desk.annotations, desk.events, laptop.annotations, laptop.events, start.annotations)
     assert NOTE_SEPARATOR in result.annotations[P].note and CONFLICT_TAG in result.annotations[P].tags
+
+
+def written(note: str) -> set[str]:
+    """The lines of a note that hold something (blank ones are layout)."""
+    return {line for line in note.split("\n") if line.strip()}
+
+
+# Notes of distinct lines (so that which line a side kept is plain), blank ones among them: edited, moved, removed.
+LINES = st.lists(st.sampled_from(["one", "two", "three", "four", "five", "six", "", " "]), unique=True, max_size=6)
+
+
+@settings(max_examples=500, deadline=None)
+@given(LINES.map("\n".join), LINES.map("\n".join), LINES.map("\n".join), st.integers(1, 3), st.integers(1, 3))
+@example("", "one", " ", 1, 1)  # a note written on one side, a blank one on the other at the same second
+def test_with_a_base_a_note_keeps_every_line_either_side_added_and_each_line_both_kept(base, first, second, ta, tb):
+    start = Copy().edit(P, 0, note=base)
+    laptop, desk = start.clone().edit(P, ta, note=first), start.clone().edit(P, tb, note=second)
+    old, ours, theirs = written(base), written(first), written(second)
+    for mine, other in ((desk, laptop), (laptop, desk)):
+        result = merge(mine.annotations, mine.events, other.annotations, other.events, start.annotations)
+        merged = written(result.annotations[P].note)
+        assert (ours | theirs) - old <= merged, "a line added on one side is lost"
+        assert old & ours & theirs <= merged, "a line both sides kept is lost"

@@ -43,7 +43,7 @@ def git_setup_command(ctx: Context, directory: str | None) -> None:
     line = f"{_pattern(relative)} merge={DRIVER}"
     added = _add_line(attributes, line)
     ignored = sum(_add_line(folder / ".gitignore", own) for own in _own_files(relative))
-    command = f"{_readlist()} merge-driver %O %A %B"
+    command = f"{_readlist()} merge-driver %O %A %B %P"
     _git(folder, "config", f"merge.{DRIVER}.name", DRIVER_NAME)
     _git(folder, "config", f"merge.{DRIVER}.driver", command)
     click.echo(f"{attributes}: {'added' if added else 'already holds'} {line!r}" + (" (commit it)" if added else ""))

@@ -49,24 +49,45 @@ def merge_command(ctx: Context, other: str, dry_run: bool) -> None:
 @click.argument("base", type=GivenPath(path_type=str))
 @click.argument("ours", type=GivenPath(path_type=str))
 @click.argument("theirs", type=GivenPath(path_type=str))
-def merge_driver_command(base: str, ours: str, theirs: str) -> None:
-    """git's merge driver for a readlist database: BASE OURS THEIRS are git's %O %A %B.
+@click.argument("path", required=False)
+def merge_driver_command(base: str, ours: str, theirs: str, path: str | None) -> None:
+    """git's merge driver for a readlist database: BASE OURS THEIRS PATH are git's %O %A %B %P.
 
     Merges THEIRS into OURS three-way by BASE (a field changed on one side takes that side's value, a note edited
     on both sides keeps the shared text once and both edits) and writes the result to OURS; exit status 0. When
     a file cannot be merged (not a readlist database, a newer readlist's), OURS is left as it is and the exit
-    status is 2: git then reports a conflict. Set it up with `readlist git-setup`.
+    status is 2: git then reports a conflict. PATH, the file's path in the repository, names the three versions
+    in what is said (git's own files are scratch ones). Set it up with `readlist git-setup`.
     """
+    name = _versions(path, base, ours, theirs)
     try:
-        report = merge_files(base, ours, theirs, on_notice=warn)
+        report = merge_files(base, ours, theirs, on_notice=lambda line: warn(name(line)))
     except MergeError as exc:
-        fail(str(exc))
+        fail(name(str(exc)))
     except OSError as exc:
-        fail(f"{ours}: cannot write ({exc.strerror or exc})")
+        fail(f"{name(ours)}: cannot write ({exc.strerror or exc})")
     if report.conflicts:  # said, since git reports the merge as clean
         warn(
             f"{len(report.conflicts)} note(s) edited on both sides at the same place: both texts kept, tagged conflict"
         )
+
+
+def _versions(path: str | None, base: str, ours: str, theirs: str) -> Callable[[str], str]:
+    """How a line names git's scratch files: as versions of the file git merges at `path` (as given without it)."""
+    if not path:
+        return lambda line: line
+    named = {
+        str(Path(ours).expanduser()): f"{path} (this clone's version)",
+        str(Path(theirs).expanduser()): f"{path} (the version merged in)",
+        str(Path(base).expanduser()): f"{path} (the version both started from)",
+    }
+
+    def name(line: str) -> str:
+        for scratch in sorted(named, key=len, reverse=True):  # a longer name holding a shorter one first
+            line = line.replace(scratch, named[scratch])
+        return line
+
+    return name
 
 
 def paper_names(ctx: Context, other: str) -> Callable[[str], str]:

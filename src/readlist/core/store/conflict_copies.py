@@ -13,9 +13,11 @@ Each copy found is merged into the database by `readlist merge`'s rules (the dat
 is), then moved, never deleted, into the folder `merged/` beside it (a name taken there gets `~2`, `~3`, …), so the
 next look finds nothing: merging is done once. A copy that cannot be merged (not a readlist database, a newer
 readlist's) is left where it is and said once, until it changes. A OneDrive name is only a guess (`readlist-OLD.json`
-may be a copy of your own), so such a file that is no readlist database is passed over without a word. None of
-readlist's own files beside the database (`NAME.json.lock`, `NAME.json.bak-…`, `NAME.json.corrupt-…`,
-`.NAME.json.….tmp`, `NAME.ui.json`, `NAME.drafts/`) has one of these names.
+may be a copy of your own), so such a file that is no readlist database is passed over without a word, and one
+readlist has used as a database (`readlist-WORK.json` opened with --db: its lock or backups beside it) is not
+taken, nor that database's own OneDrive copy (`readlist-WORK-PC1.json`). None of readlist's own files beside the
+database (`NAME.json.lock`, `NAME.json.bak-…`, `NAME.json.corrupt-…`, `.NAME.json.….tmp`, `NAME.ui.json`,
+`NAME.drafts/`) has one of these names.
 """
 
 from __future__ import annotations

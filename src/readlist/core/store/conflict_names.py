@@ -15,10 +15,11 @@ def _patterns(path: Path) -> list[tuple[str, re.Pattern[str]]]:
     suffix = re.escape(path.suffix)
     stem = re.escape(path.name[: len(path.name) - len(path.suffix)])
     day, again = r"\d{4}-\d{2}-\d{2}", r"(?: \(\d+\))?"  # a date; a number a tool adds when the name is taken
+    # Dropbox's device: a name of the user's, but never over two lines (nor with other control characters)
     return [
         ("Syncthing", re.compile(rf"{stem}\.sync-conflict-\d{{8}}-\d{{6}}-[A-Z0-9]{{7}}{suffix}")),
         ("Nextcloud", re.compile(rf"{stem} \(conflicted copy {day} \d{{6}}\){again}{suffix}")),
-        ("Dropbox", re.compile(rf"{stem} \((?:[^()/]+['’]s )?conflicted copy {day}\){again}{suffix}")),
+        ("Dropbox", re.compile(rf"{stem} \((?:[^()/\x00-\x1f\x7f]+['’]s )?conflicted copy {day}\){again}{suffix}")),
         ("ownCloud", re.compile(rf"{stem}_conflict-\d{{8}}-\d{{6}}{suffix}")),
         ("OneDrive", re.compile(rf"{stem}-(?P<device>[A-Z0-9][A-Z0-9-]{{0,14}}){suffix}")),
     ]
@@ -36,6 +37,17 @@ def _tool(name: str, patterns: list[tuple[str, re.Pattern[str]]]) -> str | None:
     return None
 
 
+def _someone_elses(name: str, db: Path, held: set[str]) -> bool:
+    """Whether a file named as OneDrive names a copy of `db` belongs to another database: one readlist has used (its
+    lock or a backup beside it: `readlist-WORK.json` opened with --db), or OneDrive's copy of a database beside it
+    whose name is longer (`readlist-WORK-PC1.json`, a copy of `readlist-WORK.json`)."""
+    if f"{name}.lock" in held or any(other.startswith(f"{name}.bak-") for other in held):
+        return True
+    stem, suffix = db.name[: len(db.name) - len(db.suffix)], db.suffix
+    device = name[len(stem) + 1 : len(name) - len(suffix)]
+    return any(f"{stem}-{device[:at]}{suffix}" in held for at, char in enumerate(device) if char == "-")
+
+
 def conflict_copies(db: Path) -> list[tuple[Path, str]]:
     """The conflict copies beside the database file `db`, with the tool that named each, by name."""
     try:
@@ -43,9 +55,11 @@ def conflict_copies(db: Path) -> list[tuple[Path, str]]:
     except OSError:
         return []
     patterns = _patterns(db)
-    found = []
+    found, held = [], set(names)
     for name in names:
         tool = _tool(name, patterns)
+        if tool == "OneDrive" and _someone_elses(name, db, held):  # the name is only a guess
+            continue
         if tool is not None and (db.parent / name).is_file():
             found.append((db.parent / name, tool))
     return found

@@ -211,8 +211,8 @@ def _merge_note(
     a_old, b_old = replaced.get(digest(a), OLDEST) > ta, replaced.get(digest(b), OLDEST) > tb
     if a_old != b_old:
         return (b, False) if a_old else (a, False)
-    if not a.strip() or not b.strip():
-        return (a or b), False
+    if not a.strip() or not b.strip():  # a blank note (a space, a line break) holds nothing to keep over the other
+        return (a if a.strip() else b if b.strip() else a or b), False
     parts_a, parts_b = note_parts(a), note_parts(b)
     if set(parts_b) <= set(parts_a):
         return a, False

@@ -26,7 +26,7 @@ from ..files.atomic import FILE_MODE, atomic_write_bytes, mode_of
 from ..files.paths import unreadable
 from ..resolve.records import Resolution
 from .annotation import Annotation, Event
-from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode
+from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode, encode
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .repair import listed, salvage
@@ -154,16 +154,21 @@ def merge_files(
 ) -> MergeReport:
     """git's merge driver: `theirs` merged into `ours` by their common `base`, three-way, and written to `ours`
     atomically (keeping its permissions). An empty file is an empty database. The merge is made in a scratch
-    copy, so its backups and lock never land beside `ours`. Raises MergeError (ours untouched) when a file
-    cannot be merged: not a readlist database, a newer readlist's, unreadable."""
+    copy, so its backups and lock never land beside `ours`. A side with values of the wrong shape is merged as far
+    as it can be read, what is left out said. Raises MergeError (ours untouched) when a file cannot be merged: not a
+    readlist database, a newer readlist's, unreadable."""
     ours, theirs = Path(ours_path).expanduser(), Path(theirs_path).expanduser()
     try:
         raw = ours.read_bytes()
     except OSError as exc:
         raise MergeError(unreadable(ours, exc, "readlist database")) from None
-    _load(ours, empty_ok=True)  # refused before anything is made
+    data, left_out = _load(ours, empty_ok=True)  # refused before anything is made
     if _load(theirs, empty_ok=True)[0] is EMPTY:
         return MergeReport((), (), 0)  # an empty file adds nothing
+    if left_out:  # merged as far as it can be read; no damaged copy is set aside, since git keeps this version
+        raw = encode(data)
+        if on_notice is not None:
+            on_notice(left_out)
     with tempfile.TemporaryDirectory(prefix="readlist-merge-") as scratch:
         copy, other = Path(scratch) / "ours.json", Path(scratch) / "theirs.json"
         if raw.strip():
