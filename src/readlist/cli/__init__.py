@@ -33,6 +33,7 @@ COMMANDS = {
     "related": "related:related_command",
     "merge": "merge:merge_command",
     "reattach": "reattach:reattach_command",
+    "lists": "lists:lists_command",
     "resolve": "resolve:resolve_command",
 }
 

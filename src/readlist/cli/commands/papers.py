@@ -39,7 +39,7 @@ def _keep(ann: Annotation, starred: bool, status: str | None, tags: tuple[str, .
 @click.option("--starred", is_flag=True, help="Only starred papers.")
 @click.option("--status", default=None, metavar="S", help="Only papers with status S (unread, reading, read).")
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Only papers with this tag (repeat: all of them).")
-@click.option("--missing", is_flag=True, help="Annotations whose paper is no longer in the paper file.")
+@click.option("--missing", is_flag=True, help="Annotations whose paper is in no known list whose file exists.")
 @click.pass_obj
 def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None, tags: tuple[str, ...], missing: bool):
     """One line per paper: number, id, star, status, title and tags."""

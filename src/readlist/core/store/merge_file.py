@@ -3,7 +3,8 @@
 Only the store writes the database: the merge runs inside `Store.locked()`, so the annotations
 and log it reads are the ones `Store.replace_all` then replaces in one atomic write, after a
 backup `NAME.bak-<time>-merge`. A running readlist notices the new file on its next change.
-What resolving found (`resolutions`) is merged too, per paper the one checked last winning.
+What resolving found (`resolutions`) is merged too, per paper the one checked last winning, and so are the
+paper files opened (`lists`), per list the one opened last winning.
 Right after a merge there is nothing to undo (see `store`); restoring the backup takes it back,
 as `Store.undo_merge` does once nothing changed since is left to undo.
 A dry run only reads: it opens no store, so it neither migrates nor repairs the database.
@@ -19,7 +20,8 @@ from pathlib import Path
 from ..files.paths import unreadable
 from ..resolve.records import Resolution
 from .annotation import Annotation, Event
-from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode
+from .format import ANNOTATIONS, EVENTS, LISTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode
+from .lists import KnownList, merge_lists, read_lists
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .repair import listed, salvage
@@ -65,6 +67,10 @@ def _resolutions(data: dict) -> dict[str, Resolution]:
     return read_resolutions({doc.get("paper_id"): doc for doc in docs if isinstance(doc.get("paper_id"), str)})
 
 
+def _lists(data: dict) -> dict[str, KnownList]:
+    return read_lists(doc for _, doc in sorted(data.get(LISTS, {}).items(), key=lambda item: int(item[0])))
+
+
 def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]:
     """Annotations by paper id and the event log (oldest first) of a database file of any known schema."""
     annotations, events, _ = _contents(_load(Path(path).expanduser())[0])
@@ -94,12 +100,14 @@ def merge_database(
         on_notice(left_out)
     theirs, their_events, several = _contents(data)
     combined = tuple(sorted(several.items()))
-    their_found = _resolutions(data)
+    their_found, their_lists = _resolutions(data), _lists(data)
     if dry_run:  # the file is only ever replaced whole, so reading it without the lock is consistent
         mine_data = _load(db)[0] if db.exists() else {ANNOTATIONS: {}, EVENTS: {}}
         mine, my_events, _ = _contents(mine_data)
         taken = merge_resolutions(_resolutions(mine_data), their_found)[1]
-        return replace(merge(mine, my_events, theirs, their_events).report, combined=combined, resolutions=taken)
+        listed = merge_lists(_lists(mine_data), their_lists)[1]
+        report = merge(mine, my_events, theirs, their_events).report
+        return replace(report, combined=combined, resolutions=taken, lists=listed)
     store = Store(db, now=now)
     if store.blocked:  # a file left alone: nothing to merge into
         raise MergeError(store.blocked)
@@ -110,6 +118,9 @@ def merge_database(
         my_events = store.events()[::-1]
         result = merge(store.all(), my_events, theirs, their_events)
         found, taken = merge_resolutions(store.resolutions(), their_found)
-        if result.report.changed or taken:
-            store.replace_all(result.annotations, result.events, reason="merge", resolutions=found.values())
-    return replace(result.report, combined=combined, resolutions=taken)
+        lists, listed = merge_lists(store.lists(), their_lists)
+        if result.report.changed or taken or listed:
+            store.replace_all(
+                result.annotations, result.events, reason="merge", resolutions=found.values(), lists=lists.values()
+            )
+    return replace(result.report, combined=combined, resolutions=taken, lists=listed)
