@@ -187,3 +187,33 @@ def test_merge_carries_the_lists_the_newer_opening_winning(library, tmp_path):
     names = {each["name"] for each in json.loads(run(run.a, "lists", "--json").stdout)}
     assert names == {"ICML list", "NeurIPS list"}
     assert run(run.a, "list", "--missing").stdout == ""  # B's paper came with its list
+
+
+def test_in_all_is_a_row_of_the_query_language():
+    from readlist.core.search.query import OPERATORS, QueryError, parse
+
+    assert any(op.label == "in:" and op.value == "all" for op in OPERATORS)  # so help and hints name it
+    assert parse("graph in:all").everywhere and parse("IN:ALL").everywhere
+    assert not parse("graph").everywhere and not parse("graph in:al").everywhere  # being typed: no error yet
+    for bad in ("in:mine graph", "-in:all graph", "in:all is:missing"):
+        with pytest.raises(QueryError):
+            parse(bad)
+
+
+def test_search_in_all_finds_every_lists_papers_naming_each_ones_list(library):
+    run = library
+    run(run.a, "star", "#1")
+    run(run.b, "tag", "#2", "+theirs")
+    word = read_papers(run.b).papers[1].text.split()[3]
+    alone = run(run.a, "search", "tag:theirs")
+    assert alone.exit_code == 1  # this list does not hold it
+    found = run(run.a, "search", "in:all", "tag:theirs")
+    assert found.exit_code == 0, found.output
+    assert found.stdout.split()[3:5] == ["NeurIPS", "list"]
+    hits = json.loads(run(run.a, "search", "in:all", word, "--json", "-n", "0").stdout)
+    assert {hit["list"] for hit in hits} <= {"ICML list", "NeurIPS list"}
+    assert any(hit["list"] == "NeurIPS list" and hit["tags"] == ["theirs"] for hit in hits)
+    every = json.loads(run(run.a, "search", "in:all", "-n", "0", "--json").stdout)
+    assert len(every) == 10 and every[0]["list"] == "ICML list" and every[0]["starred"]  # this list first
+    run.b.unlink()  # a list whose file is gone is not searched
+    assert len(json.loads(run(run.a, "search", "in:all", "-n", "0", "--json").stdout)) == 5

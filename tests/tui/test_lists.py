@@ -85,3 +85,30 @@ async def test_start_up_opens_the_list_opened_last_else_the_bundled_one(tmp_path
         await settle(pilot)
         assert app.papers.path == str(bundled_papers())
         assert any("is gone" in str(note.message) for note in app._notifications)
+
+
+async def test_in_all_searches_every_list_naming_each_hits_list_and_annotates_it(tmp_path):
+    a, b = make_lists(tmp_path)
+    db = tmp_path / "db.json"
+    annotate(db, b, 2, tags=["b-list"])
+    annotate(db, a, 1, starred=True)
+    persistence = read_papers(b).papers[1]  # "PiPE: Persistence-informed Positional Encoding …", in B only
+    app = ReadlistApp(read_papers(a), db, cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"persistence")
+        await settle(pilot)
+        assert app.main_screen.view.matches == 0  # not in this list
+        await pilot.press(*" in:all")
+        await wait_until(
+            pilot, lambda: getattr(app.main_screen.current_paper, "id", None) == persistence.id, "the hit from list B"
+        )
+        await settle(pilot)
+        assert "NeurIPS list" in widget_text(app, "#list") and "PiPE" in widget_text(app, "#list")
+        await pilot.press("enter", "s")  # to the results; star the hit of the other list
+        await settle(pilot)
+        assert app.store.get(persistence.id).starred and app.store.get(persistence.id).tags == ("b-list",)
+        await pilot.press("escape")  # the search cleared: this list's papers again
+        await wait_until(pilot, lambda: len(app.main_screen.papers) == 5, "list A's papers again")
+        await settle(pilot)
+        assert "NeurIPS list" not in widget_text(app, "#list") and app.store.orphans() == []

@@ -40,6 +40,7 @@ _TASKS = {
     "related": "Finding related papers",
     "resolve": "Finding papers online",
     "lists": "Opening the list",
+    "library": "Reading every list (in:all)",
 }
 
 
