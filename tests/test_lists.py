@@ -217,3 +217,16 @@ def test_search_in_all_finds_every_lists_papers_naming_each_ones_list(library):
     assert len(every) == 10 and every[0]["list"] == "ICML list" and every[0]["starred"]  # this list first
     run.b.unlink()  # a list whose file is gone is not searched
     assert len(json.loads(run(run.a, "search", "in:all", "-n", "0", "--json").stdout)) == 5
+
+
+def test_a_moved_list_is_kept_as_gone_and_its_papers_follow_it_to_the_new_place(library, tmp_path):
+    run = library
+    run(run.b, "note", "#1", "--text", "B's")
+    moved = tmp_path / "moved" / "b.txt"
+    moved.parent.mkdir()
+    run.b.rename(moved)
+    assert run(moved, "list", "--missing").stdout == ""  # the list at its new place holds them
+    assert json.loads(run(moved, "list", "--json").stdout)[0]["note"] == "B's"
+    listed = {each["path"]: each for each in json.loads(run(moved, "lists", "--json").stdout)}
+    assert listed[str(run.b)]["exists"] is False and listed[str(run.b)]["noted"] == 1  # kept, marked gone
+    assert listed[str(moved)]["exists"] is True and listed[str(moved)]["noted"] == 1
