@@ -56,8 +56,8 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
         for ann in orphans:
             click.echo(missing_line(ann))
         return
-    annotations = store.all()
-    rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
+    # Each paper's own, not every annotation's: a list of 2,000 in a library of 100,000 annotations reads 2,000.
+    rows = [(paper, store.get(paper.id)) for paper in ctx.paper_list.papers]
     rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
     if len(rows) * DERIVE_VS_READ >= len(ctx.paper_list.papers):  # cheaper from the cache (made if missing)
         derive_all(ctx.paper_list.papers)
