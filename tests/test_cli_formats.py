@@ -110,7 +110,7 @@ def test_show_prints_the_record_its_named_links_and_where_the_title_comes_from(r
     ]
     assert lines[-4:] == [
         "http://arxiv.org/pdf/2305.15786v2  PDF",
-        "http://arxiv.org/abs/2305.15786v2  Landing page",
+        "http://arxiv.org/abs/2305.15786v2  arXiv abstract page",
         "https://doi.org/10.48550/arXiv.2305.15786  DOI",
         "https://arxiv.org/abs/2305.15786  arXiv abstract page",
     ]

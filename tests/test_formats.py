@@ -307,3 +307,14 @@ def test_json_orjson_refuses_is_read_as_the_standard_library_reads_it():
     assert parse(export, "x.json", "json").papers[0].id == "0123456789ab"
     with pytest.raises(ReadError, match=r"x.jsonl: line 2: not a JSON object \(Expecting ',' delimiter\)"):
         parse(line + '\n{"id": "1" "title": "T"}\n', "x.jsonl", "jsonl")
+
+
+def test_a_feed_title_with_latex_names_the_list_in_text(tmp_path):
+    """The header showed the feed's title as written: 'Papers on $\\alpha$-divergences'."""
+    feed = tmp_path / "feed.atom"
+    feed.write_text(
+        '<feed xmlns="http://www.w3.org/2005/Atom"><title>Papers on $\\alpha$-divergences</title>\n'
+        "<entry><title>T</title><summary>We study divergences.</summary></entry></feed>",
+        encoding="utf-8",
+    )
+    assert load_papers(feed).name == "Papers on α-divergences"

@@ -437,3 +437,38 @@ def test_half_a_character_escaped_in_json_reads_as_a_replacement_character(tmp_p
     assert result.exit_code == 0, result.output  # before: UnicodeEncodeError hashing the abstract, a traceback
     (paper,) = json.loads(result.stdout)
     assert "We study \ufffd things." in paper["text"]
+
+
+def test_a_csv_with_a_quoted_cell_never_closed_names_its_line_instead_of_reading_one_odd_title(tmp_path):
+    papers = tmp_path / "list.csv"
+    papers.write_text(
+        'title,abstract\nFirst,We study graphs.\n"Second,We study trees.\nThird,We study rings.\n', encoding="utf-8"
+    )
+    shown = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "list")
+    assert shown.exit_code == 2
+    assert shown.output.strip().splitlines() == [
+        f'readlist: {papers}: line 3: a quoted cell opened on this line is never closed (a " missing?), '
+        "so every row after it would be read into it"
+    ]
+    papers.write_text('title,abstract\nA 5" screen,"We study ""quoted"" words."\n', encoding="utf-8")
+    listed = run("--papers", str(papers), "--db", str(tmp_path / "db.json"), "list", "--json")
+    assert listed.exit_code == 0, listed.output
+    assert [row["title"] for row in json.loads(listed.output)] == ['A 5" screen']
+
+
+def test_notes_exported_as_markdown_are_refused_as_a_paper_file_and_no_annotation_moves(tmp_path, write_file):
+    """Opened as a paper file, the export's quoted abstracts took the star over (re-attached to them)."""
+    papers = write_file("Header\n\nWe propose a sampler needing four steps.\n\nA benchmark of tables for QA.\n")
+    db, exported = tmp_path / "db.json", tmp_path / "notes.md"
+    common = ["--papers", str(papers), "--db", str(db)]
+    assert run(*common, "star", "#1").exit_code == 0
+    assert run(*common, "export", "--format", "md", "-o", str(exported)).exit_code == 0
+    before = db.read_bytes()
+    opened = run("--papers", str(exported), "--db", str(db), "list")
+    assert opened.exit_code == 2
+    assert opened.output.strip().splitlines() == [
+        f"readlist: {exported}: is notes readlist exported (as Markdown, 1 paper(s)), not a paper file; "
+        "open the paper file they were made from"
+    ]
+    assert db.read_bytes() == before
+    assert "★" in run(*common, "list").output.splitlines()[0]

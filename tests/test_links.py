@@ -36,7 +36,7 @@ def test_links_come_best_first_each_once_and_end_with_a_web_search():
     links = paper_links(paper(record), "Meta-RL for Buildings")
     assert [(link.label, link.url) for link in links] == [
         ("PDF", "https://arxiv.org/pdf/2210.12590"),
-        ("Landing page", "http://arxiv.org/abs/2210.12590/"),
+        ("arXiv abstract page", "http://arxiv.org/abs/2210.12590/"),  # named by what it is, from any field
         ("DOI", "https://doi.org/10.48550/arXiv.2210.12590"),
         ("Link in the abstract", "https://github.com/x/fastdiff"),
         ("Search arXiv for the title", "https://arxiv.org/search/?query=Meta-RL+for+Buildings&searchtype=all"),
@@ -134,3 +134,14 @@ def test_where_the_title_comes_from():
     found = paper(Record(found_title="Found", found_by="arxiv+dblp"))
     assert title_origin_line(found) == "title found on arXiv (with DBLP)"
     assert title_origin_line(paper(Record(found_title="Found", found_by="s2"))) == "title found on Semantic Scholar"
+
+
+def test_a_landing_page_is_named_by_what_it_is_whichever_field_gave_it():
+    """The same arXiv page was "Landing page" from a BibTeX url and "arXiv abstract page" from an arXiv id."""
+    from readlist.core.papers.links import source_links
+
+    from_bibtex = source_links(paper(Record(url="https://arxiv.org/abs/2305.15786v2")))
+    from_jsonl = source_links(paper(Record(arxiv_id="2305.15786v2")))
+    assert from_bibtex[0].label == from_jsonl[0].label == "arXiv abstract page"
+    assert source_links(paper(Record(url="https://doi.org/10.1/x")))[0].label == "DOI"
+    assert source_links(paper(Record(url="https://openreview.net/forum?id=x")))[0].label == "Landing page"

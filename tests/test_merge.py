@@ -273,3 +273,37 @@ def test_the_summary_names_a_users_own_title_and_never_says_null():
     back = run(laptop, desk).report.lines()
     assert back[0] == Q and "    title: back to the paper's own" in back
     assert not any("null" in line for line in lines)
+
+
+def test_with_a_base_a_field_changed_on_one_side_only_takes_that_sides_value_whatever_the_clocks_say():
+    start = base().edit(P, 100, status="reading")
+    laptop, desk = start.clone(), start.clone()
+    laptop.edit(P, 50, status="read", tags=())  # its clock runs behind the machine that made the base
+    desk.edit(Q, 150, starred=False)
+    result = merge(desk.annotations, desk.events, laptop.annotations, laptop.events, start.annotations).annotations
+    assert result[P].status == "read" and result[P].tags == () and not result[Q].starred
+
+
+def test_with_a_base_notes_appended_on_both_sides_keep_the_shared_text_once_and_both_additions():
+    start = Copy().edit(P, 0, note="shared\nlines")
+    laptop, desk = start.clone(), start.clone()
+    laptop.edit(P, 10, note="shared\nlines\nlaptop")
+    desk.edit(P, 20, note="shared\nlines\ndesk")
+    for mine, theirs in ((desk, laptop), (laptop, desk)):  # the same either way round
+        result = merge(mine.annotations, mine.events, theirs.annotations, theirs.events, start.annotations)
+        assert result.annotations[P].note == "shared\nlines\nlaptop\ndesk" and result.report.conflicts == ()
+
+
+def test_with_a_base_edits_at_separate_places_are_both_applied_and_overlapping_ones_both_kept():
+    start = Copy().edit(P, 0, note="one\ntwo\nthree\nfour")
+    laptop, desk = start.clone(), start.clone()
+    laptop.edit(P, 10, note="ONE\ntwo\nthree\nfour")
+    desk.edit(P, 20, note="one\ntwo\nthree\nFOUR")
+    assert (
+        merge(desk.annotations, desk.events, laptop.annotations, laptop.events, start.annotations).annotations[P].note
+        == "ONE\ntwo\nthree\nFOUR"
+    )
+    laptop.edit(P, 30, note="ONE\nTWO, laptop\nthree\nfour")
+    desk.edit(P, 40, note="one\nTWO, desk\nthree\nFOUR")
+    result = merge(desk.annotations, desk.events, laptop.annotations, laptop.events, start.annotations)
+    assert NOTE_SEPARATOR in result.annotations[P].note and CONFLICT_TAG in result.annotations[P].tags

@@ -234,3 +234,14 @@ def test_a_paper_holding_no_query_word_is_no_partial_match():
     assert json.loads(result.stdout) == []  # before: #4, with "matched": []
     some = CliRunner().invoke(cli, ["search", "quantifying", "teleportation", "--json"])
     assert [row["index"] for row in json.loads(some.stdout)] == [4]  # holding one word, it is listed
+
+
+def test_a_field_the_paper_file_never_gives_is_named_when_nothing_matches(env):
+    """`year:2024` over plain abstracts said nothing but exit 1, as if no paper were from 2024."""
+    result = CliRunner().invoke(cli, [*env, "search", "diffusion", "year:2024", "venue:icml"])
+    assert result.exit_code == 1
+    assert result.output.strip() == (
+        "readlist: search: no paper matches 'diffusion year:2024 venue:icml': the paper file gives no years "
+        "and no venues"
+    )
+    assert CliRunner().invoke(cli, [*env, "search", "zebra"]).output == ""  # a word that matches nothing: no hint

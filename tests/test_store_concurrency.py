@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -134,3 +135,51 @@ def test_a_change_waiting_for_another_writers_lock_says_so(tmp_path):
     store.toggle_star(Paper(id="0123456789ab", index=1, text="An abstract."))
     assert len(said) == 1 and "waiting for another readlist" in said[0]
     assert Store(db).get("0123456789ab").starred
+
+
+def _synced_from_elsewhere(db, n: int) -> None:
+    """What a sync tool does: another machine's version of the database (this one's, plus a change made there) is
+    written to a temporary file and renamed over the database, taking no lock."""
+    elsewhere = db.with_name("elsewhere.json")
+    elsewhere.write_bytes(db.read_bytes())
+    Store(elsewhere).update(paper(n), note="written on the laptop")
+    os.replace(elsewhere, db)
+
+
+def _synced_from_elsewhere_during(store: Store, step: str) -> None:
+    """The sync tool renames another version over the database (paper 2 noted there) while the store runs `step`
+    of its records, once."""
+    records = store._file.records
+    real = getattr(records, step)
+
+    def meanwhile(*args, **kwargs):
+        setattr(records, step, real)
+        _synced_from_elsewhere(store.path, 2)
+        return real(*args, **kwargs)
+
+    setattr(records, step, meanwhile)
+
+
+@pytest.mark.parametrize("when", ["between two writes", "while the second is written"])
+def test_a_database_a_sync_tool_renames_over_is_built_on_never_written_over(tmp_path, when):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(paper(1), starred=True)
+    if when == "between two writes":
+        _synced_from_elsewhere(db, 2)
+    else:  # after the change is applied, just before the file is written
+        _synced_from_elsewhere_during(store, "compact_log")
+    store.update(paper(3), status="read")
+    for current in (Store(db), store):  # on disk, and here
+        assert current.get(paper(2).id).note == "written on the laptop"  # not written over
+        assert current.get(paper(1).id).starred and current.get(paper(3).id).status == "read"
+
+
+def test_a_database_renamed_over_while_a_merge_replaces_it_is_not_written_over(tmp_path):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(paper(1), starred=True)
+    _synced_from_elsewhere_during(store, "replacement")  # made from what the store held, before it is written
+    with pytest.raises(OSError, match="replaced while"):
+        store.replace_all(store.all(), store.events()[::-1], reason="merge")
+    assert Store(db).get(paper(2).id).note == "written on the laptop"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from datetime import UTC, datetime
 
 import pytest
 
@@ -73,10 +74,11 @@ def test_a_database_without_resolutions_keeps_its_layout(tmp_path, papers):
     db = tmp_path / "readlist.json"
     store = Store(db)
     store.toggle_star(papers.papers[0])
+    assert set(json.loads(db.read_text())) == {"meta", "annotations", "events"}
     store.keep_resolutions([found(papers.papers[0].id)])
     assert "resolutions" in json.loads(db.read_text())
-    store.forget_resolution(papers.papers[0].id)
-    assert set(json.loads(db.read_text())) == {"meta", "annotations", "events"}
+    store.forget_resolution(papers.papers[0].id)  # a note of when is kept, for merging
+    assert [set(doc) for doc in json.loads(db.read_text())["resolutions"].values()] == [{"paper_id", "forgotten_at"}]
 
 
 def test_resolutions_saved_by_two_processes_are_all_kept(tmp_path, papers):
@@ -169,3 +171,21 @@ def test_the_derived_titles_cache_never_keeps_a_found_title(tmp_path, papers):
     assert again.papers[0].title == parse_text(TEXT).papers[0].title
     fresh = with_found(parse_text(TEXT), {first.id: found(first.id)})
     assert title_cache.prime(fresh.papers, tmp_path) and fresh.papers[0].title == "Routing Attention"
+
+
+def test_a_lookup_forgotten_here_does_not_come_back_from_a_copy_that_still_holds_it(tmp_path, papers):
+    """Merging a copy made before `resolve --forget` brought the forgotten lookup back (no record of forgetting)."""
+    here, laptop = tmp_path / "here.json", tmp_path / "laptop.json"
+    pid = papers.papers[0].id
+    Store(here).keep_resolutions([found(pid, at="2026-12-01T00:00:00+00:00")])
+    laptop.write_bytes(here.read_bytes())
+    later = Store(here, now=lambda: datetime(2026, 12, 2, tzinfo=UTC))
+    assert later.forget_resolution(pid) == found(pid, at="2026-12-01T00:00:00+00:00")
+    assert later.forget_resolution(pid) is None  # forgotten once
+    merge_database(here, laptop)
+    assert Store(here).resolutions() == {}
+    merge_database(laptop, here)  # the other way, forgetting travels too
+    assert Store(laptop).resolutions() == {}
+    Store(laptop).keep_resolutions([found(pid, "Found Again", at="2026-12-03T00:00:00+00:00")])
+    merge_database(here, laptop)  # a lookup made after forgetting wins
+    assert Store(here).resolutions()[pid].match.title == "Found Again"

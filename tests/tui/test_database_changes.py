@@ -4,6 +4,7 @@ paper whose annotations another readlist re-attached is followed to its new id."
 from __future__ import annotations
 
 import json
+import shutil
 
 from click.testing import CliRunner
 
@@ -12,7 +13,7 @@ from readlist.core.papers.reader import read_papers
 from readlist.core.store.store import Store
 from readlist.tui.screens.dialogs.note import NoteScreen
 
-from .conftest import PAPERS, app_on_a_paper_file, make_app, notifications, settle
+from .conftest import PAPERS, app_on_a_paper_file, make_app, notifications, settle, wait_until
 
 
 async def test_a_newer_readlists_file_put_in_place_while_open_is_left_alone_by_polls_and_keys(tmp_path):
@@ -63,3 +64,33 @@ async def test_a_paper_edited_while_open_and_re_attached_by_another_readlist_is_
     store = Store(db)
     assert store.get(new.id).starred and store.get(new.id).note == "first thoughts and more"
     assert len(store.all()) == 1  # nothing under the old id
+
+
+async def test_conflict_copies_a_sync_tool_leaves_are_merged_at_start_and_on_a_poll_each_said_once(tmp_path):
+    app = make_app(tmp_path)
+    db = tmp_path / "db.json"
+    first, second, third = app.papers.papers[:3]
+    Store(db).update(first, starred=True)
+    other = tmp_path / "elsewhere.json"
+    shutil.copyfile(db, other)
+    Store(other).update(second, status="read")
+    shutil.copyfile(other, tmp_path / "db.sync-conflict-20261204-101500-ABCDEF7.json")
+
+    def merged_notices() -> list[str]:
+        return [n.message for n in notifications(app) if n.message.startswith("Merged ")]
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: merged_notices(), "the copy there at start merged")
+        assert app.store.get(second.id).status == "read" and app.store.get(first.id).starred
+        Store(other).update(third, note="written on the laptop")
+        shutil.copyfile(other, tmp_path / "db (conflicted copy 2026-12-04).json")
+        await app.poll_store()
+        await settle(pilot)
+        assert app.store.get(third.id).note == "written on the laptop"
+        assert "the Dropbox conflict copy" in merged_notices()[-1]
+        await app.poll_store()  # nothing left to merge: nothing more said
+        assert len(merged_notices()) == 2
+    assert sorted(p.name for p in (tmp_path / "merged").iterdir()) == [
+        "db (conflicted copy 2026-12-04).json",
+        "db.sync-conflict-20261204-101500-ABCDEF7.json",
+    ]

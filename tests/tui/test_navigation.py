@@ -550,3 +550,17 @@ async def test_the_search_bar_opens_again_with_the_words_cleared_last_selected(a
         await settle(pilot)
         assert search.value == "tab"
         assert app.main_screen.current_paper.text.startswith("We introduce TableBench")
+
+
+async def test_a_60_by_20_detail_keeps_quit_in_the_footer_and_shows_more_abstract_than_related_papers(app):
+    """At 60×20 the detail's footer lost "Quit" to Esc's key, and the abstract got three lines above five related."""
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        lines = screen_text(app).splitlines()
+        assert "q Quit" in lines[-1] and "esc List" in lines[-1]
+        detail = app.main_screen.query_one(DetailPane)
+        body, related = detail.query_one("#detail-body"), detail.query_one("#detail-related")
+        assert related.region.height == 3
+        assert body.region.height >= 11  # title, origin, ids and a blank, then six lines of abstract

@@ -42,7 +42,7 @@ async def test_capital_o_lists_every_link_and_opens_the_one_chosen(tmp_path, mon
         await wait_for_screen(pilot, LinksScreen)
         shown = widget_text(app, "#links-list")
         for label_and_url in (
-            "Landing page https://arxiv.org/abs/2210.12590",
+            "arXiv abstract page https://arxiv.org/abs/2210.12590",
             "DOI https://doi.org/10.48550/arXiv.2210.12590",
             "Search arXiv for the title https://arxiv.org/search/?query=Meta-Reinforcement+Learning+for+Building",
         ):
@@ -98,7 +98,7 @@ async def test_the_detail_pane_shows_authors_venue_year_ids_and_labelled_links(t
         assert lines[links : links + 5] == [
             "Links",
             "  http://arxiv.org/pdf/2210.12590v2  PDF",
-            "  http://arxiv.org/abs/2210.12590v2  Landing page",
+            "  http://arxiv.org/abs/2210.12590v2  arXiv abstract page",
             "  https://doi.org/10.48550/arXiv.2210.12590  DOI",
             "  https://arxiv.org/abs/2210.12590  arXiv abstract page",
         ]

@@ -231,3 +231,10 @@ def test_going_back_walks_the_jumps_history_newest_first_kept_to_its_length(pape
     for _ in range(HISTORY + 5):
         view.went_from(first)
     assert len(view.history) == HISTORY
+
+
+def test_an_empty_view_names_a_field_the_paper_file_never_gives(papers, index):
+    view = searched(ViewState(papers), index, "year:2024")
+    assert view.empty_message() == "No papers match 'year:2024': the paper file gives no years — Esc clears the search"
+    view = searched(ViewState(papers), index, "-author:doe zebra")  # a field ruled out is no reason
+    assert view.empty_message() == "No papers match '-author:doe zebra' — Esc clears the search"

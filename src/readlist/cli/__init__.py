@@ -32,6 +32,8 @@ COMMANDS = {
     "export": "export:export_command",
     "related": "related:related_command",
     "merge": "merge:merge_command",
+    "merge-driver": "merge:merge_driver_command",
+    "git-setup": "git_setup:git_setup_command",
     "reattach": "reattach:reattach_command",
     "lists": "lists:lists_command",
     "resolve": "resolve:resolve_command",

@@ -82,8 +82,9 @@ class Context:
 
     @cached_property
     def bare_store(self) -> Store:
-        """The annotation database, not reconciled with a paper list (the paper file is not read); notices go to
-        stderr."""
+        """The annotation database, with the conflict copies a sync tool left beside it merged in, not reconciled
+        with a paper list (the paper file is not read); notices go to stderr."""
+        from ..core.store.conflict_names import conflict_copies
         from ..core.store.store import Store
 
         store = Store(self.db_file)
@@ -92,12 +93,17 @@ class Context:
         store.tell_when_waiting(warn)
         for notice in store.notices:
             warn(notice)
+        if conflict_copies(store.file_path):  # what a sync tool left beside the database
+            from ..core.store.conflict_copies import ConflictCopies
+
+            for line in ConflictCopies().merge_into(store).said():
+                warn(line)
         return store
 
     @cached_property
     def store(self) -> Store:
-        """The annotation database, with its papers re-attached to the paper list (which it remembers among its
-        lists); notices go to stderr."""
+        """The annotation database (`bare_store`), with its papers re-attached to the paper list (which it remembers
+        among its lists); notices go to stderr."""
         store = self.bare_store
         for message in store.reconcile(self.file_papers, quiet_repeats=True):
             warn(message)

@@ -20,6 +20,7 @@ from ..core.papers.paper import PaperList
 from ..core.papers.source import ReadError, file_digest, file_state
 from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
+from ..core.store.conflict_copies import ConflictCopies
 from ..core.store.drafts import Drafts, drafts_dir
 from ..core.store.found import with_found
 from ..core.store.lists import key_for
@@ -79,6 +80,7 @@ class ReadlistApp(App):
             for group in ("search", "related")
         }
         self._related = None
+        self.conflict_copies = ConflictCopies()  # what a sync tool leaves beside the database, merged on each poll
         self._papers_stamp = papers.stamp  # None: not read from a file, or its change already told
         self._papers_digest: bytes | None = None  # of the file's bytes with that stamp, taken on the first poll
         # the palette's paper titles, with the users' own titles they were made with (filled on first use)
@@ -112,6 +114,7 @@ class ReadlistApp(App):
         for message in self.papers.notices:  # what the paper file's reader left out
             self.notify(message, severity="warning", timeout=NOTICE, markup=False)
         self.offer_drafts()
+        self.call_after_refresh(self.poll_store, True)  # conflict copies a sync tool left are merged at start
         self.set_interval(POLL_SECONDS, self.poll_store)
         self.set_interval(STATE_SECONDS, self.save_settled_state)
 
@@ -218,17 +221,20 @@ class ReadlistApp(App):
             )
         return result
 
-    async def poll_store(self) -> None:
-        """Every few seconds: retry unsaved changes, pick up changes made by another readlist, and notice a
-        changed paper file."""
+    async def poll_store(self, at_start: bool = False) -> None:
+        """Every few seconds: retry unsaved changes, pick up changes made by another readlist, merge the conflict
+        copies a sync tool left beside the database, and notice a changed paper file (not `at_start`: its digest is
+        taken on the first poll after that)."""
         loop = asyncio.get_running_loop()
-        watched = self._papers_stamp
+        watched = None if at_start else self._papers_stamp
         try:
             if self.store.pending_error:
                 await loop.run_in_executor(self._writer, self.store.flush)
                 if not self.store.pending_error:
                     self.notify("All changes saved", timeout=2)
             changed = await loop.run_in_executor(self._writer, self.store.reload_if_changed)
+            copies = await loop.run_in_executor(self._writer, self.conflict_copies.merge_into, self.store)
+            changed = changed or copies.changed
             if changed:  # read here, off the UI thread: the detail pane and the check below find them read
                 await loop.run_in_executor(self._writer, self.store.resolutions)
             state = None
@@ -244,6 +250,10 @@ class ReadlistApp(App):
         for message in self.store.notices[self._notices_shown :]:  # e.g. damaged by another program
             self.notify(message, severity="error", timeout=STICKY, markup=False)
         self._notices_shown = len(self.store.notices)
+        for line in copies.lines:  # said once: a copy left is remembered as it was
+            self.notify(line, severity="warning", timeout=STICKY, markup=False)
+        if copies.merged:  # said once: a copy merged is moved away
+            self.notify(copies.merged, timeout=NOTICE, markup=False)
         if changed:
             main = self.main_screen
             if self.store.resolutions() != self._found:  # another readlist found papers online: shown here too

@@ -1,4 +1,5 @@
-"""`readlist merge`: another readlist database (a laptop's copy) merged into this one."""
+"""`readlist merge`: another readlist database (a laptop's copy) merged into this one; `readlist merge-driver`,
+git's merge driver for a database kept in a git repository."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import click
 from filelock import Timeout
 
 from ...core.store.annotation import Annotation
-from ...core.store.merge_file import MergeError, merge_database, read_database
+from ...core.store.merge_file import MergeError, merge_database, merge_files, read_database
 from ...core.text.normalize import strip_control, visible_controls
 from ..context import Context, fail, warn
 from ..output import printed_title
@@ -42,6 +43,30 @@ def merge_command(ctx: Context, other: str, dry_run: bool) -> None:
         click.echo(strip_control(line))  # tags and ids as the other file holds them
     if dry_run:
         click.echo("(dry run: nothing written)")
+
+
+@click.command("merge-driver")
+@click.argument("base", type=GivenPath(path_type=str))
+@click.argument("ours", type=GivenPath(path_type=str))
+@click.argument("theirs", type=GivenPath(path_type=str))
+def merge_driver_command(base: str, ours: str, theirs: str) -> None:
+    """git's merge driver for a readlist database: BASE OURS THEIRS are git's %O %A %B.
+
+    Merges THEIRS into OURS three-way by BASE (a field changed on one side takes that side's value, a note edited
+    on both sides keeps the shared text once and both edits) and writes the result to OURS; exit status 0. When
+    a file cannot be merged (not a readlist database, a newer readlist's), OURS is left as it is and the exit
+    status is 2: git then reports a conflict. Set it up with `readlist git-setup`.
+    """
+    try:
+        report = merge_files(base, ours, theirs, on_notice=warn)
+    except MergeError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{ours}: cannot write ({exc.strerror or exc})")
+    if report.conflicts:  # said, since git reports the merge as clean
+        warn(
+            f"{len(report.conflicts)} note(s) edited on both sides at the same place: both texts kept, tagged conflict"
+        )
 
 
 def paper_names(ctx: Context, other: str) -> Callable[[str], str]:

@@ -163,4 +163,8 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             source = f"{strip_control(sources[pos])}  " if sources else ""
             click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {source}{title}")
     if not result.full_matches:  # papers missing some word are no match (a script can tell)
+        from ...core.search.absent_fields import absent_fields_hint
+
+        if absent := absent_fields_hint(text, papers):
+            click.echo(f"readlist: search: no paper matches {quoted(text)}: {absent}", err=True)
         raise SystemExit(1)

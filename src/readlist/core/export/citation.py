@@ -172,7 +172,10 @@ _CITED_LINKS = ("Landing page", "arXiv abstract page", "PDF", IN_ABSTRACT)  # be
 def cited_url(paper: Paper) -> str | None:
     """The citation's `url`: the paper's landing page, else its arXiv page, else its PDF, else the abstract's first
     link; http(s) only, as `o` opens (a file's `javascript:` or `file:` link is not cited)."""
-    links = {link.label: link.url for link in reversed(source_links(paper))}  # the first of each label wins
+    found = source_links(paper)
+    if paper.url and any(link.url == paper.url for link in found):
+        return paper.url  # the landing page, whatever it is (named "arXiv abstract page" or "DOI" when it is one)
+    links = {link.label: link.url for link in reversed(found)}  # the first of each label wins
     return next((links[label] for label in _CITED_LINKS if label in links), None)
 
 

@@ -84,7 +84,7 @@ def source_links(paper: Paper) -> list[Link]:
 
     if paper.record is not None:
         add("PDF", paper.pdf_url)
-        add("Landing page", paper.url)
+        add(landing_label(paper.url), paper.url)
         if paper.doi:
             add("DOI", doi_url(paper.doi))
         if paper.arxiv_id:
@@ -92,6 +92,18 @@ def source_links(paper: Paper) -> list[Link]:
     for url in paper.urls:
         add(IN_ABSTRACT, url)
     return found
+
+
+def landing_label(url: str | None) -> str:
+    """A landing page's label by what it is: an arXiv abstract page or a DOI's page is named as such, whichever
+    field of the source gave it (a BibTeX `url` is often the arXiv page, a JSON Lines record names it by its id)."""
+    parts = urlsplit(url or "")
+    host = (parts.hostname or "").lower().removeprefix("www.").removeprefix("export.")
+    if host == "arxiv.org" and parts.path.startswith("/abs/"):
+        return "arXiv abstract page"
+    if host in ("doi.org", "dx.doi.org"):
+        return "DOI"
+    return "Landing page"
 
 
 def doi_url(doi: str) -> str:

@@ -1,6 +1,6 @@
 """Paper lists read from BibTeX, feeds, CSV and JSON files, saved in the user cache directory keyed by the file.
 
-Parsing these costs several times what a text file does (bibtexparser alone takes about 0.7 s for 10,000
+Parsing these costs several times what a text file does (bibtexparser alone takes about 2.3 s for 10,000
 entries), and every command reads the paper file again; read back from here, without reading the file, a list
 loads about as fast as a text file. Its rows are written and read by orjson (four times as fast as the standard
 library, and read from the file's bytes without a decoded copy of them). The key covers the file's path, size

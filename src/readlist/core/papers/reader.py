@@ -115,6 +115,10 @@ def _paragraphs(text: str) -> list[list[str]]:
     return out
 
 
+# The line under each paper's heading in readlist's Markdown export: "`fd5d0f582aa4` · #1 · unread".
+_EXPORTED_MARKS = re.compile(r"`[0-9a-f]{12}` · #\d+ · (unread|reading|read)( · |$)")
+
+
 def parse_text(text: str, source: str = "<text>") -> PaperList:
     """Parse decoded text into papers. Raises ReadError for an empty or header-only file."""
     return parse_numbered(text, source)[0]
@@ -131,6 +135,11 @@ def parse_numbered(text: str, source: str = "<text>") -> tuple[PaperList, list[i
     name = os.path.basename(source)
     if not paragraphs:
         raise ReadError(f"{source}: the file is empty (no paragraphs of text)")
+    exported = sum(len(lines) == 1 and _EXPORTED_MARKS.match(lines[0]) is not None for lines in paragraphs)
+    if exported:
+        # Its quoted abstracts are not the papers' own text: read as papers, they would take the annotations over.
+        raise ReadError(f"{source}: is notes readlist exported (as Markdown, {exported} paper(s)), not a paper "
+                        "file; open the paper file they were made from")  # fmt: skip
     if is_header(paragraphs[0][0]) and len(paragraphs[0]) == 1:
         name = paragraphs[0][0]
         paragraphs = paragraphs[1:]

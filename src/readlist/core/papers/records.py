@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 import orjson
 
-from ..text.normalize import normalize_ws, quoted, strip_control
+from ..text.normalize import normalize_ws, quoted, strip_control, to_plain
 from .identifiers import record_id
 from .paper import Paper, PaperList, Record
 from .reader import join_lines
@@ -155,7 +155,7 @@ class Collector:
             raise ReadError(f"{self.source}: no papers in this {fmt} file{more}")
         return PaperList(
             path=self.source,
-            name=one_line(name) or os.path.basename(self.source),
+            name=one_line(to_plain(name) if name else None) or os.path.basename(self.source),  # LaTeX as text
             papers=tuple(self.papers),
             duplicates=self.duplicates,
             has_titles=any(paper.given_title for paper in self.papers),

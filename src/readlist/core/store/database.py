@@ -2,7 +2,8 @@
 
 - every change takes the file lock (`NAME.lock`), re-reads the file if another process replaced it
   since we last read it (a `stat` comparison), applies the change, and writes the whole database
-  atomically (temp file, fsync, rename, fsync of the directory) before the lock is released;
+  atomically (temp file, fsync, rename, fsync of the directory) before the lock is released; just before
+  writing it looks again, since a sync tool replaces the file without taking the lock;
 - when that write fails (read-only directory, full disk, lock held too long) the change stays in
   memory, `pending_error` says why, and the next change or `flush()` retries it, re-applying it on
   top of whatever another process wrote meanwhile;
@@ -84,9 +85,21 @@ class DatabaseFile:
             elif backups.due(self.path, now):
                 backups.make_backup(self.path, now)
         self.records.compact_log(now)
+        self._catch_up_before_writing()
         self.records.persist()
         self.opener.disk_version = SCHEMA_VERSION
         self.pending_error = None
+
+    def _catch_up_before_writing(self) -> None:
+        """Read the file again if it was replaced since this change caught up with it: a sync tool (Syncthing,
+        Dropbox) renames another machine's version over it without taking the lock. The changes not on disk are
+        applied on that version, never written over it. Raises OSError when it is a file left alone."""
+        for _ in range(3):  # a tool still replacing it: the write then goes ahead on what was read last
+            if not self.records.changed_on_disk():
+                return
+            self.opener.sync(self.records)
+            if self.opener.blocked:
+                raise self.opener.not_written()
 
     def _make_folder(self) -> None:
         """Make the database's folder if missing; never the folder a link points into (raises OSError)."""
@@ -159,8 +172,9 @@ class DatabaseFile:
         the resolutions and the lists too when given (None: those held are kept).
 
         The new log is entirely under the undo floor. Raises ValueError for documents that would make
-        a damaged file, OSError (or filelock.Timeout) when the backup or the write fails; then the
-        file and this object are as they were.
+        a damaged file, OSError (or filelock.Timeout) when the backup or the write fails, or when the file was
+        replaced meanwhile (by a sync tool, which takes no lock: what replaces it was made from what it held);
+        then the file and this object are as they were.
         """
         with self.locked():
             if self.opener.blocked:
@@ -173,6 +187,8 @@ class DatabaseFile:
                 backup = backups.make_backup(self.path, self._now(), reason)
                 digest, floor = _digest(backup.read_bytes()), meta[UNDO_FLOOR]
                 meta[REPLACED] = {"backup": backup.name, "sha256": digest, "reason": reason, "floor": floor}
+            if self.records.changed_on_disk():  # a sync tool put another version in place, taking no lock
+                raise OSError(errno.EAGAIN, "the file was replaced while this was being done; nothing written")
             previous = (self.records.data, self.opener.disk_version, self.records.signature)
             self.opener.install(self.records, data, SCHEMA_VERSION, None)
             try:

@@ -12,6 +12,12 @@ replaced, known by its digest) gives way to the other side's; an empty note neve
 written one unless the log shows it was cleared.
 Events are united. The result does not depend on which side is "this" one, and merging the same
 copy again changes nothing. What these rules read from each side's log is `merge_history`'s.
+
+With a base (the copy both sides started from, as git gives its merge driver) the merge is three-way, as git's
+is: a field one side left as it was in the base takes the other side's value, whatever the clocks say; tags
+are the base's, less those either side took off, plus those either side added; and a note both sides edited
+keeps the text they share once with both sides' edits (`note_merge`), falling back to both texts under a
+divider only when the edits overlap.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from .merge_history import (
     unaccounted,
 )
 from .note_edits import NOTE_SEPARATOR, digest, note_parts
+from .note_merge import merge_note
 
 MERGED_FIELDS = ("starred", "status", "tags", "title")  # the note has its own rule
 CONFLICT_TAG = "conflict"
@@ -174,14 +181,35 @@ def _merge_tags(first: tuple[str, ...], second: tuple[str, ...], changes: TagTim
     return tuple(merged.values())
 
 
-def _merge_note(a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[str, datetime]) -> tuple[str, bool]:
+def _merge_tags_from(base: tuple[str, ...], first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    """Tags of both sides (those of `first` first) by their common base: a base tag either side took off is off."""
+    held = {tag.casefold() for tag in base}
+    off = held - {tag.casefold() for tag in first} | held - {tag.casefold() for tag in second}
+    merged: dict[str, str] = {}
+    for tag in (*first, *second):
+        merged.setdefault(tag.casefold(), tag)
+    return tuple(tag for key, tag in merged.items() if key not in off)
+
+
+def _merge_note(
+    a: str, b: str, ta: datetime, tb: datetime, replaced: Mapping[str, datetime], base: str | None = None
+) -> tuple[str, bool]:
     """(merged note, whether both sides' edits had to be kept).
 
-    A text replaced by a logged change after it was written is superseded; the other side's
-    text then stands (also when it is empty: the note was cleared on purpose).
+    With the `base` both started from, a side that left it as it was takes the other's text, and edits at separate
+    places are both applied to it (the side changed first first). Else a text replaced by a logged change after it
+    was written is superseded; the other side's text then stands (also when it is empty: the note was cleared on
+    purpose).
     """
     if a == b:
         return a, False
+    if base is not None:
+        if base in (a, b):
+            return (b if a == base else a), False
+        first, second = sorted([(ta, a), (tb, b)])
+        merged = merge_note(base, first[1], second[1])
+        if merged is not None:
+            return merged, False
     a_old, b_old = replaced.get(digest(a), OLDEST) > ta, replaced.get(digest(b), OLDEST) > tb
     if a_old != b_old:
         return (b, False) if a_old else (a, False)
@@ -203,20 +231,30 @@ def merge_annotation(
     times_b: Logged,
     replaced: Mapping[str, datetime],
     tag_changes: TagTimes | None = None,
+    base: Annotation | None = None,
 ) -> tuple[Annotation, bool]:
+    """The two records of one paper merged, by their common `base` where one is given (three-way); whether both
+    notes had to be kept."""
     changes: dict[str, Any] = {}
     winners: dict[str, Annotation] = {}
     for name in MERGED_FIELDS:
         va, vb = getattr(a, name), getattr(b, name)
-        ta, tb = set_at(a, times_a, name), set_at(b, times_b, name)
-        key_a = (ta, _tie_key(name, va, unaccounted(a, times_a, name)))
-        key_b = (tb, _tie_key(name, vb, unaccounted(b, times_b, name)))
-        winner = a if key_a >= key_b else b
+        if base is not None and va != vb and getattr(base, name) in (va, vb):  # changed on one side only
+            winner = b if va == getattr(base, name) else a
+        else:
+            ta, tb = set_at(a, times_a, name), set_at(b, times_b, name)
+            key_a = (ta, _tie_key(name, va, unaccounted(a, times_a, name)))
+            key_b = (tb, _tie_key(name, vb, unaccounted(b, times_b, name)))
+            winner = a if key_a >= key_b else b
         changes[name] = getattr(winner, name)
         winners[name] = winner
     loser = b if winners["tags"] is a else a
-    changes["tags"] = _merge_tags(winners["tags"].tags, loser.tags, tag_changes or {})
-    note, conflict = _merge_note(a.note, b.note, set_at(a, times_a, "note"), set_at(b, times_b, "note"), replaced)
+    if base is not None:
+        changes["tags"] = _merge_tags_from(base.tags, winners["tags"].tags, loser.tags)
+    else:
+        changes["tags"] = _merge_tags(winners["tags"].tags, loser.tags, tag_changes or {})
+    note_a, note_b = set_at(a, times_a, "note"), set_at(b, times_b, "note")
+    note, conflict = _merge_note(a.note, b.note, note_a, note_b, replaced, None if base is None else base.note)
     changes["note"] = note
     if conflict and CONFLICT_TAG not in changes["tags"]:
         changes["tags"] = (*changes["tags"], CONFLICT_TAG)
@@ -285,8 +323,10 @@ def merge(
     local_events: Iterable[Event],
     other: Mapping[str, Annotation],
     other_events: Iterable[Event],
+    base: Mapping[str, Annotation] | None = None,
 ) -> MergeResult:
-    """Merge `other` into `local`; the report lists what changes in `local`."""
+    """Merge `other` into `local`; the report lists what changes in `local`. With `base`, the annotations both
+    started from (a paper it lacks started with none), the merge is three-way."""
     local_events, other_events = list(local_events), list(other_events)
     united: dict[str, Event] = {}
     for event in [*local_events, *other_events]:
@@ -296,6 +336,7 @@ def merge(
     renames = renamed_ids(events)
     originals = local
     local, other = _follow(local, renames), _follow(other, renames)
+    based = None if base is None else _follow(base, renames)
     times_local, times_other = field_times(local_events, renames), field_times(other_events, renames)
     replaced = replaced_notes(events, renames)
     tag_changes = tag_times(events, renames)
@@ -311,8 +352,9 @@ def merge(
         if theirs is None:
             merged[paper] = mine
             continue
+        start = None if based is None else based.get(paper) or Annotation(paper)
         result, conflict = merge_annotation(
-            mine, theirs, times_local, times_other, replaced.get(paper, {}), tag_changes.get(paper, {})
+            mine, theirs, times_local, times_other, replaced.get(paper, {}), tag_changes.get(paper, {}), start
         )
         merged[paper] = result
         if conflict:

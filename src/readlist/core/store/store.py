@@ -30,7 +30,7 @@ from .listing import Listing
 from .lists import KnownList, Progress, changed, held_by_others, key_for, newest, opened, progress, read_lists
 from .note_edits import compact
 from .reconcile import Missing, held_elsewhere, logged_as_move, moving, papers_file, reconcile_change
-from .resolutions import read_resolutions
+from .resolutions import Forgotten, read_found, read_resolutions
 from .undo import newest_merge_backup, undo_change, undone
 
 NOTE_JOIN = "\n\n--- changed elsewhere while this note was being edited: ---\n"
@@ -55,6 +55,11 @@ class Store:
         self._resolutions: tuple[int, dict[str, Resolution]] | None = None  # read at this revision of the records
         self._lists: tuple[int, dict[str, KnownList]] | None = None  # read at this revision of the lists
         self._opened: dict[str, dict] = {}  # the list opened, to remember with the first change (no file yet)
+
+    @property
+    def file_path(self) -> Path:
+        """The database file itself: the file a symbolic link given as its path points to."""
+        return self._file.path
 
     def tell_when_waiting(self, callback: Callable[[str], None]) -> None:
         """`callback(message)` when a change waits more than a moment for another readlist's write."""
@@ -126,6 +131,11 @@ class Store:
             if self._resolutions is None or self._resolutions[0] != records.resolved_revision:
                 self._resolutions = (records.resolved_revision, read_resolutions(records.resolution_docs()))
             return self._resolutions[1]
+
+    def found(self) -> dict[str, Resolution | Forgotten]:
+        """The resolutions and the notes of lookups forgotten, by paper id: what merging weighs."""
+        with self._lock:
+            return read_found(self._file.records.resolution_docs())
 
     def lists(self) -> dict[str, KnownList]:
         """The paper files opened with this database, by path; read again only after a change to them."""
@@ -288,12 +298,16 @@ class Store:
             self._file.commit(lambda: (None, Change(resolutions=docs)))
 
     def forget_resolution(self, paper_id: str) -> Resolution | None:
-        """Drop what resolving found for the paper, so its fields are the file's again; the dropped one, or None."""
+        """Drop what resolving found for the paper, so its fields are the file's again; the dropped one, or None.
+        A note of when takes its place, so that a merge with a copy still holding it does not bring it back."""
 
         def build():
             dropped = self.resolutions().get(paper_id)
-            known = paper_id in self._file.records.resolution_docs()  # one that does not read back goes too
-            return dropped, (Change(resolutions={paper_id: None}) if known else None)
+            doc = self._file.records.resolution_docs().get(paper_id)
+            if doc is None or isinstance(self.found().get(paper_id), Forgotten):
+                return dropped, None
+            # one that does not read back goes too
+            return dropped, Change(resolutions={paper_id: Forgotten(paper_id, iso(self._now())).to_dict()})
 
         return self._file.commit(build)
 
@@ -351,7 +365,7 @@ class Store:
         events: Iterable[Event | dict],
         *,
         reason: str = "replace",
-        resolutions: Iterable[Resolution] | None = None,
+        resolutions: Iterable[Resolution | Forgotten] | None = None,
         lists: Iterable[KnownList] | None = None,
     ) -> None:
         """Replace every annotation and the whole log (oldest first) at once; see `undo` for what undo then does.

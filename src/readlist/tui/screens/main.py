@@ -14,13 +14,14 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from ...core.papers.paper import PaperList
 from ...core.store.annotation import title_of
 from ..actions import ACTIONS, bindings
 from ..widgets.detail import DetailPane
+from ..widgets.footer import ReadlistFooter
 from ..widgets.missing_papers import missing_papers_text
 from ..widgets.paper_list import PaperListView
 from ..widgets.paper_row import RowLook
@@ -38,6 +39,7 @@ from .shown_paper import ShownPaper
 from .view_state import ViewState
 
 NARROW = 100
+SHORT = 30  # rows: below, the detail pane lists fewer related papers so that more of the abstract shows
 
 
 class MainScreen(Screen):
@@ -112,17 +114,17 @@ class MainScreen(Screen):
                 yield PaperListView(self.papers.papers, self.look, follow=self.follow_cursor, id="list")
                 yield Static(id="empty")
             yield DetailPane(id="detail")
-        yield Footer()
+        yield ReadlistFooter()
 
     def on_mount(self) -> None:
         paper_list = self.query_one(PaperListView)
         paper_list.focus()
-        self.apply_layout(self.size.width)
+        self.apply_layout(self.size.width, self.size.height)
         self.searcher.refresh()
         self.call_after_refresh(self.searcher.start_index)  # after the first paint, which it would slow down
 
     def on_resize(self, event) -> None:
-        self.apply_layout(event.size.width)
+        self.apply_layout(event.size.width, event.size.height)
         self.call_after_refresh(self.navigator.keep_focus_visible)
 
     def on_unmount(self) -> None:
@@ -142,10 +144,11 @@ class MainScreen(Screen):
         if maximized is None:
             self.call_after_refresh(self.query_one(DetailPane).fit_width)
 
-    def apply_layout(self, width: int) -> None:
+    def apply_layout(self, width: int, height: int) -> None:
         self.set_class(width < NARROW, "narrow")
+        self.set_class(height < SHORT, "short")
         self.apply_list_width()
-        footer = self.query_one(Footer)
+        footer = self.query_one(ReadlistFooter)
         if footer.show_command_palette != (width >= NARROW):
             footer.compact = width < NARROW
             footer.show_command_palette = width >= NARROW

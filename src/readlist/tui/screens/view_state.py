@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from ...core.papers.paper import Paper, PaperList
+from ...core.search.absent_fields import absent_fields_hint
 from ...core.text.normalize import quoted
 
 FILTERS = ("all", "unread", "reading", "read", "starred")
@@ -324,6 +325,8 @@ class ViewState:
         if self.error:
             return f"{self.error} — Esc clears the search"
         words = self.search_text.strip()
+        if words and (absent := absent_fields_hint(words, self.papers.papers)):
+            return f"No papers match '{words}': {absent} — Esc clears the search"
         if words and self.quick_filter != "all":  # the filter may be what hides the matches
             return f"No {self.quick_filter} papers match '{words}' — Esc clears the search, f changes the filter"
         if words:

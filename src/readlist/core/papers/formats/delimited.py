@@ -31,8 +31,23 @@ def parse_tsv(text: str, source: str) -> PaperList:
 
 
 def parse(text: str, source: str, fmt: str) -> PaperList:
+    text = text.removeprefix("\ufeff")
+    try:
+        return _parse(text, source, fmt, strict=True)
+    except _Lenient:
+        # A stray quote inside a cell ('5" display') is read as written, as spreadsheets do; only a quoted cell
+        # left open to the end of the file is an error, since it swallows every row after it.
+        return _parse(text, source, fmt, strict=False)
+
+
+class _Lenient(Exception):
+    """The strict reading met a quote out of place that a lenient reading takes as written."""
+
+
+def _parse(text: str, source: str, fmt: str, strict: bool) -> PaperList:
     delimiter = "\t" if fmt == TSV else ","
-    rows = csv.reader(_lines(text.removeprefix("\ufeff")), delimiter=delimiter)
+    rows = csv.reader(_lines(text), delimiter=delimiter, strict=strict)
+    row_start = 1  # the line the row being read starts on
     try:
         header = next(rows, None)
         while header is not None and not any(cell.strip() for cell in header):
@@ -47,12 +62,21 @@ def parse(text: str, source: str, fmt: str) -> PaperList:
             raise ReadError(f"{source}: line {rows.line_num}: the header row names no title or abstract column "
                             f"(it has {cells})")  # fmt: skip
         papers = Collector(source)
+        row_start = rows.line_num + 1
         for row in rows:
             if any(cell.strip() for cell in row):
                 cells = {name: row[n] for name, n in columns.items() if n < len(row) and name in COLUMNS}
                 title, abstract = cells.get("title"), cells.get("abstract", "")
                 papers.add(f"line {rows.line_num}", abstract, title, _record(cells))
+            row_start = rows.line_num + 1
     except csv.Error as exc:
+        if str(exc) == "unexpected end of data":
+            raise ReadError(
+                f'{source}: line {row_start}: a quoted cell opened on this line is never closed (a " missing?), '
+                "so every row after it would be read into it"
+            ) from None
+        if strict:
+            raise _Lenient from None
         raise ReadError(f"{source}: line {rows.line_num}: {exc}") from None
     unknown = [cell.strip() for cell in header if cell.strip() and cell.strip().lower() not in COLUMNS]
     notices = [f"{source}: columns left out: {', '.join(map(shown, unknown))}"] if unknown else []
