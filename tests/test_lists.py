@@ -230,3 +230,17 @@ def test_a_moved_list_is_kept_as_gone_and_its_papers_follow_it_to_the_new_place(
     listed = {each["path"]: each for each in json.loads(run(moved, "lists", "--json").stdout)}
     assert listed[str(run.b)]["exists"] is False and listed[str(run.b)]["noted"] == 1  # kept, marked gone
     assert listed[str(moved)]["exists"] is True and listed[str(moved)]["noted"] == 1
+
+
+def test_a_read_only_database_is_read_without_remembering_the_list(library):
+    run = library
+    run(run.a, "star", "#1")
+    run.db.chmod(0o444)  # honoured even where root could write
+    try:
+        shown = run(run.b, "list")
+        assert shown.exit_code == 0 and shown.stderr == ""
+        undone = run(run.b, "undo")  # nothing of list B to undo, and no failed write to report instead
+        assert undone.exit_code == 1 and "cannot save" not in undone.stderr, undone.stderr
+        assert [each["name"] for each in json.loads(run(run.b, "lists", "--json").stdout)] == ["ICML list"]
+    finally:
+        run.db.chmod(0o644)

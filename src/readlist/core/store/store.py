@@ -11,6 +11,7 @@ files opened with the database, and what they make of missing papers, in `lists`
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import uuid
 from collections import Counter
@@ -409,12 +410,20 @@ class Store:
             key, elsewhere = self._remember(papers, here)
             needed = self._needs_reconcile(by_id, elsewhere)
             listed = None if key is None else self._list_opened(papers, key)
-        writable = not self.blocked and os.access(self._file.path, os.W_OK)
-        if needed or (listed is not None and writable):
+        if needed or (listed is not None and self._may_write()):
             self._file.commit(build)
         elif listed is not None and not self._file.path.exists():  # reading papers never makes a database: the
             self._opened = {key: listed}  # list is remembered with the first change
         return messages
+
+    def _may_write(self) -> bool:
+        """Whether the database may be written only to remember a list: it exists, is not left alone, and is not
+        made read-only (a mode honoured as every write does, even where root could write)."""
+        try:
+            mode = self._file.path.stat().st_mode
+        except OSError:
+            return False
+        return not self.blocked and bool(mode & stat.S_IWUSR) and os.access(self._file.path, os.W_OK)
 
     def _needs_reconcile(self, by_id: dict[str, Paper], elsewhere: frozenset[str]) -> bool:
         """Whether a record is lost (in no list whose file exists) or its paper's snippet is to be renewed."""
