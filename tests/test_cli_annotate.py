@@ -451,6 +451,7 @@ def test_output_cut_short_by_a_closed_pipe_ends_quietly_not_as_no_match(tmp_path
 
 def test_annotations_missing_from_the_list_are_mentioned_once_not_by_every_command(run, tmp_path):
     assert run("star", "#1").exit_code == 0
+    (tmp_path / "papers.txt").unlink()  # its list gone: the paper is missing (not while a list holds it)
     other = tmp_path / "other.txt"
     other.write_text("We propose a different paper altogether, about compilers and their passes.\n")
     first = CliRunner().invoke(cli, ["--papers", str(other), "--db", str(run.db), "list"])
@@ -464,6 +465,7 @@ def test_annotations_missing_from_the_list_are_mentioned_once_not_by_every_comma
 def test_a_missing_paper_can_be_shown_and_its_annotations_moved_onto_the_paper_it_became(run, tmp_path):
     assert run("star", "#1").exit_code == 0 and run("status", "#1", "read").exit_code == 0
     assert run("note", "#1", "--text", "keep [/bold] this").exit_code == 0
+    (tmp_path / "papers.txt").unlink()  # its list gone: the paper is missing (not while a list holds it)
     old = run.ids[0]
     rewritten = tmp_path / "v2.txt"
     rewritten.write_text(PAPERS.replace("We study sparse attention", "Rewritten: we examine routed attention"))
@@ -497,6 +499,7 @@ def test_reattach_onto_a_paper_with_annotations_of_its_own_joins_them_and_undo_p
 
     assert run("note", "#1", "--text", "first thoughts").exit_code == 0
     assert run("tag", "#1", "+method").exit_code == 0
+    (tmp_path / "papers.txt").unlink()  # its list gone: the paper is missing (not while a list holds it)
     fixed = tmp_path / "v2.txt"
     fixed.write_text(PAPERS.replace("learned routing matches", "learned routing closely matches"))
 
@@ -528,21 +531,22 @@ def test_two_paper_files_holding_versions_of_one_paper_leave_its_annotations_whe
     def on(path, *args):
         return CliRunner().invoke(cli, ["--papers", str(path), "--db", str(run.db), *args])
 
-    assert "re-attached" in on(other, "list").stderr  # the first time: to the version in the other file
     logged = on(other, "log", "--json").stdout
     for _ in range(2):
         for path in (tmp_path / "papers.txt", other):
             result = on(path, "list", "--json")
-            assert result.exit_code == 0 and result.stderr == ""  # before: re-attached on every command
-            assert json.loads(result.stdout)[0]["note"] == "kept"  # both files show it
-            assert on(path, "list", "--missing").stdout == ""
+            assert result.exit_code == 0 and result.stderr == ""  # never re-attached while the first file exists
+            assert json.loads(result.stdout)[0]["note"] == ("kept" if path != other else "")
+            assert on(path, "list", "--missing").stdout == ""  # held by the first list: missing from neither
     assert on(other, "log", "--json").stdout == logged  # nothing new logged
-    other.unlink()  # the other file gone: the annotations go back to the version still read
-    assert "re-attached" in run("list").stderr and listed(run)[0]["note"] == "kept"
+    (tmp_path / "papers.txt").unlink()  # the first file gone: the annotations go to the version still read
+    assert "re-attached" in on(other, "list").stderr
+    assert json.loads(on(other, "list", "--json").stdout)[0]["note"] == "kept"
 
 
 def test_the_log_names_a_paper_whose_text_changed_by_its_place_in_the_list(run, tmp_path):
     assert run("star", "#1").exit_code == 0
+    (tmp_path / "papers.txt").unlink()  # its list gone: the paper is missing (not while a list holds it)
     fixed = tmp_path / "v2.txt"
     fixed.write_text(PAPERS.replace("learned routing matches", "learned routing closely matches"))
     result = CliRunner().invoke(cli, ["--papers", str(fixed), "--db", str(run.db), "log"])
@@ -580,7 +584,9 @@ def test_a_missing_paper_shows_its_latex_as_the_list_did(run, tmp_path):
     latex = tmp_path / "latex.txt"
     latex.write_text(r"We bound the regret of $\epsilon$-greedy exploration, cutting it by 65\% on bandit benchmarks.")
     CliRunner().invoke(cli, ["--papers", str(latex), "--db", str(run.db), "star", "#1"])
-    shown = run("show", CliRunner().invoke(cli, ["--papers", str(latex), "list"]).stdout.split()[1])
+    paper_id = CliRunner().invoke(cli, ["--papers", str(latex), "list"]).stdout.split()[1]
+    latex.unlink()  # its list gone: a missing paper
+    shown = run("show", paper_id)
     assert shown.exit_code == 0, shown.output
     assert "ε-greedy" in shown.stdout and "65%" in shown.stdout and "\\epsilon" not in shown.stdout
 
@@ -649,6 +655,7 @@ def test_json_output_holds_the_exact_text_even_where_the_terminal_cannot_print_i
     assert (cited["title"], cited["annote"], cited["keyword"]) == (exact["title"], exact["note"], "ε★, 法")
     assert latin1("log", "--json")[0]["after"] == {"tags": exact["tags"]}
     assert [row["tag"] for row in latin1("stats", "--json")["tags"]] == exact["tags"]
+    papers.unlink()  # the first paper's list gone: it is missing
     missing = latin1("list", "--missing", "--json", papers_file=gone)
     assert missing[0]["note"] == exact["note"] and missing[0]["tags"] == exact["tags"]
     assert latin1("search", "is:missing", "--json", papers_file=gone) == missing
@@ -660,6 +667,7 @@ def test_a_paper_number_given_without_its_hash_is_told_how_to_write_it(run, tmp_
     assert result.exit_code == 2 and result.stderr.endswith("(use #1 for the first paper)\n")
     assert "(use #3 for paper number 3)" in run("show", "3").stderr
     assert run("star", "#1").exit_code == 0
+    (tmp_path / "papers.txt").unlink()  # its list gone: the paper is missing (not while a list holds it)
     rewritten = tmp_path / "v2.txt"
     rewritten.write_text(PAPERS.replace("We study sparse attention", "Rewritten: we examine routed attention"))
 
@@ -835,6 +843,7 @@ def test_annotations_follow_an_abstract_when_a_title_line_is_added_above_it_or_t
         return CliRunner().invoke(cli, ["--papers", str(path), "--db", str(db), *args])
 
     assert on(before, "note", "#2", "--text", "follow me").exit_code == 0
+    before.unlink()  # the list published again in its place
     result = on(after, "list", "--json")
     assert "re-attached the annotations of #2" in result.stderr  # before: kept as a missing paper
     assert json.loads(result.stdout)[1]["note"] == "follow me"

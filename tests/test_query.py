@@ -85,7 +85,7 @@ def test_other_queries_do_not_ask_for_the_missing_papers(query):
 
 @pytest.mark.parametrize("op", OPERATORS, ids=lambda op: op.label)
 def test_every_form_of_the_table_parses_and_the_help_names_it(op):
-    value = "2023" if op.field == "year" else "abc"
+    value = {"year": "2023", "in": "all"}.get(op.field, "abc")
     typed = op.label if op.flag else f"{op.label}{value}"
     assert parse(typed + " ").terms == (Term(op.field, op.value if op.flag else value),)
     help_rows = " ".join(f"{keys} {what}" for group, keys, what in EXTRA if group == "Search bar")

@@ -241,7 +241,7 @@ def test_annotation_filters_and_free_words_search_notes_and_tags(index, papers):
     assert index.search("is:missing", annotations=notes).missing
 
 
-@pytest.mark.parametrize("op", [op for op in OPERATORS if op.value != "missing"], ids=lambda op: op.label)
+@pytest.mark.parametrize("op", [op for op in OPERATORS if op.value not in ("missing", "all")], ids=lambda op: op.label)
 def test_every_form_of_the_query_table_is_evaluated(index, papers, op):
     notes = {
         papers[1].id: Note(starred=True, status="reading", tags=("nlp",)),
@@ -252,6 +252,11 @@ def test_every_form_of_the_query_table_is_evaluated(index, papers, op):
     typed = op.label if op.flag else op.label + values[op.field]
     kept, left_out = set(full(index, typed + " ", annotations=notes)), set(full(index, f"-{typed} ", annotations=notes))
     assert kept and left_out and not kept & left_out and kept | left_out == set(range(len(papers)))
+
+
+def test_in_all_filters_nothing_out_of_the_papers_searched(index, papers):
+    assert full(index, "in:all ") == list(range(len(papers)))  # it chooses the papers searched (every list's)
+    assert full(index, "graph in:all ") == full(index, "graph ")
 
 
 def test_author_names_are_searched_by_field_and_as_free_words(index):

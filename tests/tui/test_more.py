@@ -262,7 +262,7 @@ async def test_missing_papers_are_listed_under_is_missing(tmp_path):
         await pilot.press("slash", *"is:missing")
         await settle(pilot)
         text = screen_text(app)
-        assert "1 annotated paper(s) are no longer in this" in text
+        assert "1 annotated paper(s) are in none of" in text
         assert "keep this note" in text and "reattach ID REF" in text and "Curvature rewiring" in text
     assert any(note.note == "keep this note" for note in Store(tmp_path / "db.json").all().values())
 

@@ -35,6 +35,7 @@ COMMANDS = {
     "merge-driver": "merge:merge_driver_command",
     "git-setup": "git_setup:git_setup_command",
     "reattach": "reattach:reattach_command",
+    "lists": "lists:lists_command",
     "resolve": "resolve:resolve_command",
 }
 

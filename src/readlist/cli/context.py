@@ -81,9 +81,9 @@ class Context:
         return papers
 
     @cached_property
-    def store(self) -> Store:
-        """The annotation database, with its papers re-attached to the paper list and the conflict copies a sync tool
-        left beside it merged in; notices go to stderr."""
+    def bare_store(self) -> Store:
+        """The annotation database, with the conflict copies a sync tool left beside it merged in, not reconciled
+        with a paper list (the paper file is not read); notices go to stderr."""
         from ..core.store.conflict_names import conflict_copies
         from ..core.store.store import Store
 
@@ -98,14 +98,22 @@ class Context:
 
             for line in ConflictCopies().merge_into(store).said():
                 warn(line)
+        return store
+
+    @cached_property
+    def store(self) -> Store:
+        """The annotation database (`bare_store`), with its papers re-attached to the paper list (which it remembers
+        among its lists); notices go to stderr."""
+        store = self.bare_store
         for message in store.reconcile(self.file_papers, quiet_repeats=True):
             warn(message)
         return store
 
     def saved(self) -> None:
         """After a change: fail with one line if it could not be written (this process keeps nothing)."""
-        if self.store.pending_error and not self.store.flush():
-            fail(f"{self.store.pending_error}; the change was not saved")
+        store = self.bare_store
+        if store.pending_error and not store.flush():
+            fail(f"{store.pending_error}; the change was not saved")
 
     def paper(self, ref: str):
         try:

@@ -155,6 +155,15 @@ ACTIONS: tuple[Action, ...] = (
         by="navigator",
     ),
     Action("p", "progress", "Progress", "Show reading progress", "View", show=False, by="navigator"),
+    Action(
+        "L",
+        "lists",
+        "Lists",
+        "Show the lists opened with this database and their progress; Enter opens one",
+        "View",
+        show=False,
+        by="app",
+    ),
     # Marking papers to act on together
     Action(
         "v", "toggle_mark", "Mark", "Mark or unmark the paper and move to the next", "Mark", show=False, by="marker"

@@ -1,4 +1,5 @@
-"""The readlist terminal app: wires the core's papers and store to the main screen."""
+"""The readlist terminal app: wires the core's papers and store to the main screen, and opens another list of the
+library in it (`L`)."""
 
 from __future__ import annotations
 
@@ -14,13 +15,15 @@ from textual import events
 from textual.app import App
 
 from ..core.files.paths import ui_state_path
+from ..core.papers.formats import FORMATS, load_papers
 from ..core.papers.paper import PaperList
-from ..core.papers.source import file_digest, file_state
+from ..core.papers.source import ReadError, file_digest, file_state
 from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.conflict_copies import ConflictCopies
 from ..core.store.drafts import Drafts, drafts_dir
 from ..core.store.found import with_found
+from ..core.store.lists import key_for
 from ..core.store.store import Store
 from ..core.text.normalize import strip_control, visible_controls
 from .commands import ActionCommands, PaperCommands
@@ -37,6 +40,8 @@ _TASKS = {
     "index": "Building the search index",
     "related": "Finding related papers",
     "resolve": "Finding papers online",
+    "lists": "Opening the list",
+    "library": "Reading every list (in:all)",
 }
 
 
@@ -112,6 +117,64 @@ class ReadlistApp(App):
         self.call_after_refresh(self.poll_store, True)  # conflict copies a sync tool left are merged at start
         self.set_interval(POLL_SECONDS, self.poll_store)
         self.set_interval(STATE_SECONDS, self.save_settled_state)
+
+    def action_lists(self) -> None:
+        """The lists screen: every list opened with the database, with its progress; Enter opens the one chosen."""
+        from .screens.dialogs.lists import ListsScreen
+
+        lists = self.store.progress()
+        if not lists:
+            self.notify("No list remembered yet: a list is remembered with its first change", timeout=5)
+            return
+        shown = key_for(self.papers.path, (known.path for known, _ in lists))
+        # Pushed from the app's own queue: from the palette, the palette would be the one told of the choice, and it
+        # is gone by then.
+        self.call_later(self.push_screen, ListsScreen(lists, shown), self.open_list)
+
+    def open_list(self, path: str | None) -> None:
+        """Read the list at `path` in the background, then show it (see `show_list`)."""
+        if path is None:
+            return
+        known = self.store.lists().get(path)
+        if known is not None and not known.exists:
+            self.notify(f"{path} is gone (moved or deleted); its annotations are kept", severity="warning")
+            return
+        fmt = known.format if known is not None and known.format in FORMATS else None
+        self.notify(f"Opening {path}…", timeout=2)
+        self.run_worker(
+            lambda: self._read_list(path, fmt), thread=True, group="lists", exclusive=True, exit_on_error=False
+        )
+
+    def _read_list(self, path: str, fmt: str | None) -> None:
+        try:
+            papers = load_papers(path, None, fmt)
+        except ReadError as exc:
+            self.call_from_thread(self.notify, str(exc), severity="error", markup=False)
+            return
+        self.call_from_thread(self.show_list, papers)
+
+    async def show_list(self, papers: PaperList) -> None:
+        """Show another list in place of this one: its papers read again, the store reconciled with them (which
+        remembers it as the list opened last), the view as at start (no search, no filter, its own order)."""
+        self.save_ui_state()  # the order of the list left
+        self.state = self._state_written
+        old = self.main_screen
+        self.file_papers = papers
+        self._found = self.store.resolutions()
+        self.papers = with_found(papers, self._found)
+        self._papers_stamp, self._papers_digest = papers.stamp, None
+        self._related, self.palette_titles = None, None
+        while self.screen is not old and len(self.screen_stack) > 1:  # a dialog opened meanwhile
+            self.pop_screen()
+        sort = self.state.sorts.get(self.list_key, "relevance")
+        main = MainScreen(self.papers, "all", None, sort, list_width=old.list_width)
+        await self.switch_screen(main)
+        self.uninstall_screen("main")
+        self.install_screen(main, "main")
+        await old.remove()
+        self.reconcile()
+        for message in papers.notices:
+            self.notify(message, severity="warning", timeout=NOTICE, markup=False)
 
     def offer_drafts(self) -> None:
         """Say which notes were left unsaved last time; a draft follows its paper to a new id when the paper's

@@ -39,7 +39,7 @@ def _keep(ann: Annotation, starred: bool, status: str | None, tags: tuple[str, .
 @click.option("--starred", is_flag=True, help="Only starred papers.")
 @click.option("--status", default=None, metavar="S", help="Only papers with status S (unread, reading, read).")
 @click.option("--tag", "tags", multiple=True, metavar="T", help="Only papers with this tag (repeat: all of them).")
-@click.option("--missing", is_flag=True, help="Annotations whose paper is no longer in the paper file.")
+@click.option("--missing", is_flag=True, help="Annotations whose paper is in no known list whose file exists.")
 @click.pass_obj
 def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None, tags: tuple[str, ...], missing: bool):
     """One line per paper: number, id, star, status, title and tags."""
@@ -56,8 +56,8 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
         for ann in orphans:
             click.echo(missing_line(ann))
         return
-    annotations = store.all()
-    rows = [(paper, annotations.get(paper.id) or Annotation(paper.id)) for paper in ctx.paper_list.papers]
+    # Each paper's own, not every annotation's: a list of 2,000 in a library of 100,000 annotations reads 2,000.
+    rows = [(paper, store.get(paper.id)) for paper in ctx.paper_list.papers]
     rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
     if len(rows) * DERIVE_VS_READ >= len(ctx.paper_list.papers):  # cheaper from the cache (made if missing)
         derive_all(ctx.paper_list.papers)

@@ -6,7 +6,7 @@ import click
 
 from ...core.store.annotation import title_of
 from ...core.text.normalize import quoted, strip_control
-from ..context import Context, fail
+from ..context import Context, fail, warn
 from ..output import echo_json, paper_dict
 
 
@@ -53,6 +53,20 @@ def annotations_of(ctx: Context) -> dict:
     if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
         return {}
     return ctx.store.all()
+
+
+def searched_papers(ctx: Context, everywhere: bool) -> tuple[tuple, tuple[str, ...]]:
+    """The papers a search looks at: this list's; with `in:all`, every known list's (this list's first, see
+    `store.library`) and the name of each one's list."""
+    if not everywhere or not ctx.db_file.exists():
+        papers = ctx.paper_list.papers
+        return papers, ((ctx.paper_list.name,) * len(papers) if everywhere else ())
+    from ...core.store.library import every_list
+
+    library = every_list(ctx.store, ctx.paper_list)
+    for problem in library.problems:
+        warn(problem)
+    return library.papers.papers, library.sources
 
 
 class QueryCommand(click.Command):
@@ -106,11 +120,12 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
 
     text = " ".join(query)
     try:
-        if parse(text).says_nothing:  # the search bar lists every paper for it; a command asked for something
+        parsed = parse(text)
+        if parsed.says_nothing:  # the search bar lists every paper for it; a command asked for something
             fail(f'search: {quoted(text)} has nothing to search for: give words, a "phrase" or title:word, tag:name')
     except QueryError as exc:
         fail(f"search: {exc}")
-    papers = ctx.paper_list.papers
+    papers, sources = searched_papers(ctx, parsed.everywhere)
     annotations = annotations_of(ctx)
     titles_for(papers, text)
     result = load_or_build(papers).search(text, annotations, limit or None)
@@ -128,6 +143,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     if as_json:
         rows = [
             paper_dict(papers[pos], annotations.get(papers[pos].id))
+            | ({"list": sources[pos]} if sources else {})
             | {
                 "score": score,
                 "full_match": n < result.full_matches,
@@ -144,7 +160,8 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
                 click.echo("-- below: papers missing some word --")
             paper = papers[pos]
             title = strip_control(title_of(paper, annotations.get(paper.id)))
-            click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {title}")
+            source = f"{strip_control(sources[pos])}  " if sources else ""
+            click.echo(f"{n + 1:>{width}}  {paper.index:>{index_width}}  {paper.id}  {source}{title}")
     if not result.full_matches:  # papers missing some word are no match (a script can tell)
         from ...core.search.absent_fields import absent_fields_hint
 

@@ -184,6 +184,8 @@ class Evaluation:
             self._constrain({n for n, paper in enumerate(papers) if paper.id.startswith(prefix)}, term.negated)
         elif kind == "is":
             self._constrain(flag_docs(self.annotated, term.value, self.index.everything), term.negated)
+        elif kind == "in":
+            pass  # which papers are searched (`in:all`: every list's), chosen before the search
         else:
             self.add_record_field(term)
 

@@ -46,6 +46,7 @@ OPERATORS = (
     Operator("year", "2023", "published that year, or in a range: year:2020..2023, year:2020.., year:..2020"),
     Operator("venue", "word", "in the venue, the conference or journal the paper file names"),
     Operator("cat", "cs.LG", "an arXiv category; cat:cs is any cs.* one"),
+    Operator("in", "all", "search every list opened with this database, each hit naming its list"),
     Operator("is", "starred", "the papers you starred", hint=True),
     Operator("is", "unread", "the papers not marked reading or read"),
     Operator("is", "reading", "the papers marked reading"),
@@ -89,6 +90,11 @@ class Query:
         return all(term.kind in WORDED and not split_words(fold(term.value)) for term in self.terms)
 
     @property
+    def everywhere(self) -> bool:
+        """The query holds `in:all`: the papers of every known list are searched, not only this list's."""
+        return any(term.kind == "in" for term in self.terms)
+
+    @property
     def asks_for_missing(self) -> bool:
         """The query is `is:missing`: the annotations whose paper is no longer in the file (it stands alone)."""
         return self.terms == (Term("is", "missing"),)
@@ -96,6 +102,9 @@ class Query:
 
 def _flag_error(value: str) -> QueryError:
     return QueryError(f"unknown is:{value} (try {', '.join(FLAGS)})")
+
+
+PLACES = ("all",)  # what `in:` takes
 
 
 _YEARS = re.compile(r"(\d{1,4})?(\.\.)?(\d{1,4})?")
@@ -116,8 +125,8 @@ def year_range(value: str) -> tuple[int | None, int | None]:
 
 
 def parse(text: str) -> Query:
-    """Parse a query. Raises QueryError for an unclosed quote, an unknown is: value, a year: value that is no
-    year or range of years, or is:missing with more."""
+    """Parse a query. Raises QueryError for an unclosed quote, an unknown is: or in: value, a year: value that is
+    no year or range of years, or is:missing with more."""
     source = text
     if "\\" in text or "$" in text:
         text = latex_to_text(text)  # `$\epsilon$` searches like ε
@@ -154,6 +163,13 @@ def parse(text: str) -> Query:
                 terms.append(Term("is", flag, negated))
             elif not (typing and any(f.startswith(flag) for f in FLAGS)):
                 raise _flag_error(value)
+            continue
+        if field == "in":
+            place = value.lower()
+            if place in PLACES and not negated:
+                terms.append(Term("in", place))
+            elif negated or not (typing and any(p.startswith(place) for p in PLACES)):
+                raise QueryError(f"unknown {'-' if negated else ''}in:{value} (try in:all)")
             continue
         if not value:
             continue

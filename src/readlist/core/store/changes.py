@@ -17,8 +17,9 @@ NOT_UNDOABLE = (UNDO, REATTACH)
 
 @dataclass
 class Change:
-    """One persisted step: field values to set per paper id, ids to rename, log entries to append, and what
-    resolving found per paper id (a `Resolution.to_dict`, or None to drop it; never logged nor undone).
+    """One persisted step: field values to set per paper id, ids to rename, log entries to append, what
+    resolving found per paper id (a `Resolution.to_dict`, or None to drop it; never logged nor undone), and the
+    paper files opened, by path (a `lists.KnownList` document, or None to forget it; never logged nor undone).
 
     Kept until it is on disk, and applied again on top of a fresh read when another process wrote first.
     """
@@ -27,6 +28,7 @@ class Change:
     renames: list[tuple[str, str]] = field(default_factory=list)
     events: list[dict[str, Any]] = field(default_factory=list)
     resolutions: dict[str, dict[str, Any] | None] = field(default_factory=dict)
+    lists: dict[str, dict[str, Any] | None] = field(default_factory=dict)
 
 
 def iso(moment: datetime) -> str:

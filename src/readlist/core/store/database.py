@@ -161,10 +161,15 @@ class DatabaseFile:
             yield
 
     def replace(
-        self, annotations: list[dict], events: list[dict], reason: str, resolutions: list[dict] | None = None
+        self,
+        annotations: list[dict],
+        events: list[dict],
+        reason: str,
+        resolutions: list[dict] | None = None,
+        lists: list[dict] | None = None,
     ) -> None:
         """Replace every annotation and the whole log in one atomic write, after a backup `NAME.bak-<time>-REASON`;
-        the resolutions too when given (None: those held are kept).
+        the resolutions and the lists too when given (None: those held are kept).
 
         The new log is entirely under the undo floor. Raises ValueError for documents that would make
         a damaged file, OSError (or filelock.Timeout) when the backup or the write fails, or when the file was
@@ -174,7 +179,7 @@ class DatabaseFile:
         with self.locked():
             if self.opener.blocked:
                 raise self.opener.not_written()
-            data = self.records.replacement(annotations, events, resolutions)
+            data = self.records.replacement(annotations, events, resolutions, lists)
             meta = next(iter(data[META].values()))
             meta.pop(REPLACED, None)
             if self.path.exists():

@@ -3,8 +3,10 @@
 Tables: `meta` (one document holding `schema_version`, and the store's `undo_floor` and
 `events_compacted` counters), `annotations` (one document per touched paper), `events` (the
 change log) and, once a paper has been looked up online, `resolutions` (one document per paper: what
-`readlist resolve` found, `Resolution.to_dict`). Anything that does not parse and validate is `DamagedFile`;
-a resolution that does not read back is only ignored (the paper is looked up again), since it is a cache.
+`readlist resolve` found, `Resolution.to_dict`) and, once a paper file has been opened, `lists` (one document
+per paper file: see `lists`). Anything that does not parse and validate is `DamagedFile`; a resolution that does
+not read back is only ignored (the paper is looked up again), since it is a cache, and so is a list's document
+(the list is remembered again when it is next opened).
 
 The file is written one document per line:
 
@@ -45,6 +47,7 @@ SCHEMA_VERSION = 3
 PACKED_SINCE = 3  # annotations without their default fields, runs of log entries packed (see `packing`)
 META, ANNOTATIONS, EVENTS = "meta", "annotations", "events"
 RESOLUTIONS = "resolutions"  # made with its first document: a readlist without it keeps it as it is
+LISTS = "lists"  # the paper files opened with this database (see `lists`), made as RESOLUTIONS is
 
 
 class DamagedFile(Exception):

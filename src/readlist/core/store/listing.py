@@ -26,6 +26,7 @@ class Listing:
 
     def __init__(self, records: Records) -> None:
         self.paper_ids: frozenset[str] | None = None
+        self.elsewhere: frozenset[str] = frozenset()  # papers other lists whose files exist hold: not missing
         self._data = records
         self._followed: tuple[int, frozenset[str] | None, dict[str, str]] | None = None  # (revision, list, followed)
         self._all: tuple[int, dict[str, Annotation]] | None = None  # (revision, every record)
@@ -82,10 +83,13 @@ class Listing:
         return cached.totals[0], cached.totals[1], cached.totals[2]
 
     def orphans(self) -> list[Annotation]:
-        """Annotations (with something set) of papers not in the list."""
+        """Annotations (with something set) of papers not in the list, nor in another list whose file exists."""
         if self.paper_ids is None:
             return []
-        return [ann for pid, ann in self.all().items() if pid not in self.paper_ids and not ann.is_default]
+        shown, elsewhere = self.paper_ids, self.elsewhere
+        return [
+            ann for pid, ann in self.all().items() if pid not in shown and pid not in elsewhere and not ann.is_default
+        ]
 
     def followed(self) -> dict[str, str]:
         """Papers of the list whose record another readlist re-attached to an id the list does not hold: paper

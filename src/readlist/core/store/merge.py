@@ -95,10 +95,11 @@ class MergeReport:
     events_added: int
     combined: tuple[tuple[str, int], ...] = ()  # (paper, records) where the other file held several for one paper
     resolutions: int = 0  # papers whose online lookup (`readlist resolve`) comes from the other file
+    lists: int = 0  # paper files (see `lists`) known from the other file, or opened there last
 
     @property
     def changed(self) -> bool:
-        return bool(self.changes or self.events_added or self.resolutions)
+        return bool(self.changes or self.events_added or self.resolutions or self.lists)
 
     def lines(self, name: Callable[[str], str] = str) -> list[str]:
         """Each paper named by `name(id)` (its id, or the CLI's number and title), its changes indented below it;
@@ -113,6 +114,7 @@ class MergeReport:
             out += [name(paper), *(f"    {change}" for change in changes)]
         papers = len({c.paper for c in self.changes})
         found = f", {self.resolutions} paper(s) looked up online" if self.resolutions else ""
+        found += f", {self.lists} list(s) opened there" if self.lists else ""
         out.append(
             f"{len(self.changes)} change(s) to {papers} paper(s), {len(self.conflicts)} note conflict(s), "
             f"{self.events_added} new event(s){found}"

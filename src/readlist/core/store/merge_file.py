@@ -3,7 +3,8 @@
 Only the store writes the database: the merge runs inside `Store.locked()`, so the annotations
 and log it reads are the ones `Store.replace_all` then replaces in one atomic write, after a
 backup `NAME.bak-<time>-merge`. A running readlist notices the new file on its next change.
-What resolving found (`resolutions`) is merged too, per paper the one checked last winning.
+What resolving found (`resolutions`) is merged too, per paper the one checked last winning, and so are the
+paper files opened (`lists`), per list the one opened last winning.
 Right after a merge there is nothing to undo (see `store`); restoring the backup takes it back,
 as `Store.undo_merge` does once nothing changed since is left to undo.
 A dry run only reads: it opens no store, so it neither migrates nor repairs the database.
@@ -26,7 +27,8 @@ from ..files.atomic import FILE_MODE, atomic_write_bytes, mode_of
 from ..files.paths import unreadable
 from ..resolve.records import Resolution
 from .annotation import Annotation, Event
-from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode, encode
+from .format import ANNOTATIONS, EVENTS, LISTS, RESOLUTIONS, DamagedFile, ForeignFile, NewerSchema, decode, encode
+from .lists import KnownList, merge_lists, read_lists
 from .merge import MergeReport, combine_duplicates, merge
 from .migrations import migrate
 from .repair import listed, salvage
@@ -78,6 +80,10 @@ def _resolutions(data: dict) -> dict[str, Resolution | Forgotten]:
     return read_found({doc.get("paper_id"): doc for doc in docs if isinstance(doc.get("paper_id"), str)})
 
 
+def _lists(data: dict) -> dict[str, KnownList]:
+    return read_lists(doc for _, doc in sorted(data.get(LISTS, {}).items(), key=lambda item: int(item[0])))
+
+
 def read_database(path: str | Path) -> tuple[dict[str, Annotation], list[Event]]:
     """Annotations by paper id and the event log (oldest first) of a database file of any known schema."""
     annotations, events, _ = _contents(_load(Path(path).expanduser())[0])
@@ -110,14 +116,15 @@ def merge_database(
         on_notice(left_out)
     theirs, their_events, several = _contents(data)
     combined = tuple(sorted(several.items()))
-    their_found = _resolutions(data)
+    their_found, their_lists = _resolutions(data), _lists(data)
     base = None if base_path is None else _base(Path(base_path).expanduser(), on_notice)
     if dry_run:  # the file is only ever replaced whole, so reading it without the lock is consistent
         mine_data = _load(db)[0] if db.exists() else EMPTY
         mine, my_events, _ = _contents(mine_data)
         taken = merge_resolutions(_resolutions(mine_data), their_found)[1]
+        lists_taken = merge_lists(_lists(mine_data), their_lists)[1]
         report = merge(mine, my_events, theirs, their_events, base).report
-        return replace(report, combined=combined, resolutions=taken)
+        return replace(report, combined=combined, resolutions=taken, lists=lists_taken)
     opened, store = store is None, store or Store(db, now=now)
     if store.blocked:  # a file left alone: nothing to merge into
         raise MergeError(store.blocked)
@@ -128,9 +135,12 @@ def merge_database(
         result = merge(store.all(), my_events, theirs, their_events, base)
         mine_found = store.found()
         found, taken = merge_resolutions(mine_found, their_found)
-        if result.report.changed or found != mine_found:  # a lookup taken, or one forgotten there
-            store.replace_all(result.annotations, result.events, reason="merge", resolutions=found.values())
-    return replace(result.report, combined=combined, resolutions=taken)
+        lists, lists_taken = merge_lists(store.lists(), their_lists)
+        if result.report.changed or found != mine_found or lists_taken:  # a lookup taken, one forgotten there
+            store.replace_all(
+                result.annotations, result.events, reason="merge", resolutions=found.values(), lists=lists.values()
+            )
+    return replace(result.report, combined=combined, resolutions=taken, lists=lists_taken)
 
 
 def _base(path: Path, on_notice: Callable[[str], None] | None) -> dict[str, Annotation] | None:

@@ -35,18 +35,20 @@ def reconcile_change(
     quiet_repeats: bool = False,
     held: Container[str] = frozenset(),
     followed: Mapping[str, str] | None = None,
+    elsewhere: Container[str] = frozenset(),
 ) -> tuple[Change | None, list[str]]:
     """The change re-attaching annotations whose paper text changed (new id), None when there is none, and the
     messages saying what moved and how many stay orphans (kept, never deleted). With `quiet_repeats`, orphans
     a search found nothing for before, with the same papers, go unmentioned. Records in `held` (see
     `held_elsewhere`) stay where they are: no orphans when the list shows them, by `followed` (a paper of the
-    list -> the record holding its annotations), under a paper of its own, which is then taken by no other."""
+    list -> the record holding its annotations), under a paper of its own, which is then taken by no other.
+    Papers held by another known list whose file exists (`elsewhere`) are not lost: never orphans, never moved."""
     by_id = papers.by_id
     followed = followed or {}
     messages: list[str] = []
     when, group = iso(now), uuid.uuid4().hex[:12]
     change = Change()
-    lost = [ann for pid, ann in annotations.items() if pid not in by_id and not ann.is_default]
+    lost = [ann for pid, ann in annotations.items() if pid not in by_id and pid not in elsewhere and not ann.is_default]
     kept = {ann.id for ann in lost if ann.id in held}
     shown = kept & set(followed.values())
     matcher, searched = None, None

@@ -21,6 +21,7 @@ from .changes import REATTACH, Change
 from .format import (
     ANNOTATIONS,
     EVENTS,
+    LISTS,
     META,
     RESOLUTIONS,
     SCHEMA_VERSION,
@@ -46,8 +47,10 @@ class Records:
         self._db = Tables(storage=lambda: self._storage)
         self._index: dict[str, int] = {}  # paper id -> document id
         self._resolved: dict[str, str] = {}  # paper id -> document id in the resolutions table
+        self._listed: dict[str, str] = {}  # a paper file's path -> document id in the lists table
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
         self.resolved_revision = 0  # goes up whenever the resolutions held may have changed
+        self.lists_revision = 0  # goes up whenever the lists held may have changed
         self.loaded = 0  # the revision at which all of it was last replaced (read from the file)
         self.touched: dict[str, int] = {}  # paper id -> the revision that last changed its record, since `loaded`
         self._reattached: list[str] | None = None  # ids of the log's re-attachments, oldest first (None: not found)
@@ -73,6 +76,11 @@ class Records:
         """What resolving found, by paper id (documents as written: read them with `Resolution.from_dict`)."""
         table = self._storage.data.get(RESOLUTIONS, {})
         return {pid: table[doc_id] for pid, doc_id in self._resolved.items()}
+
+    def list_docs(self) -> dict[str, dict]:
+        """The paper files opened, by path (documents as written: read them with `lists.read_lists`)."""
+        table = self._storage.data.get(LISTS, {})
+        return {path: table[doc_id] for path, doc_id in self._listed.items()}
 
     def event_docs(self, limit: int | None = None) -> list[dict]:
         """Log documents, newest first."""
@@ -146,11 +154,14 @@ class Records:
         self._dirty = dirty
         self.revision += 1
         self.resolved_revision += 1
+        self.lists_revision += 1
         self.loaded, self.touched, self._reattached = self.revision, {}, None
         self._db = Tables(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
         self._index = {doc["id"]: int(doc_id) for doc_id, doc in data[ANNOTATIONS].items()}  # one each (`install`)
         resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
         self._resolved = {doc["paper_id"]: doc_id for doc_id, doc in resolved if isinstance(doc.get("paper_id"), str)}
+        listed = sorted(data.get(LISTS, {}).items(), key=_doc_key)
+        self._listed = {doc["path"]: doc_id for doc_id, doc in listed if isinstance(doc.get("path"), str)}
 
     def apply(self, change: Change) -> None:
         """Apply the change to what is held; it stays pending until `persist` writes it."""
@@ -194,7 +205,10 @@ class Records:
                 self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
             if change.resolutions:
                 self.resolved_revision += 1
-                self._apply_resolutions(change.resolutions)
+                self._apply_keyed(RESOLUTIONS, self._resolved, change.resolutions)
+            if change.lists:
+                self.lists_revision += 1
+                self._apply_keyed(LISTS, self._listed, change.lists)
             if change.events:
                 ids = self._db.table(EVENTS, cache_size=0).insert_multiple(change.events)
                 if self._reattached is not None:
@@ -206,24 +220,25 @@ class Records:
         finally:
             self._storage.deferred = False
 
-    def _apply_resolutions(self, resolutions: dict[str, dict | None]) -> None:
-        """Put each paper's resolution in its document (a new one for a paper without), or drop it (None)."""
-        table = self._storage.data.setdefault(RESOLUTIONS, {})
+    def _apply_keyed(self, name: str, index: dict[str, str], docs: dict[str, dict | None]) -> None:
+        """Put each key's document in table `name` (`index`: key -> document id; a new document for a key
+        without), or drop it (None): a paper's resolution, a paper file's list."""
+        table = self._storage.data.setdefault(name, {})
         free = max(map(int, table), default=0) + 1
-        for pid, doc in resolutions.items():
-            doc_id = self._resolved.get(pid)
+        for key, doc in docs.items():
+            doc_id = index.get(key)
             if doc is None:
                 if doc_id is not None:
-                    del table[doc_id], self._resolved[pid]
-                    self._storage.invalidate(RESOLUTIONS, doc_id)
+                    del table[doc_id], index[key]
+                    self._storage.invalidate(name, doc_id)
                 continue
             if doc_id is None:
                 doc_id, free = str(free), free + 1
-                self._resolved[pid] = doc_id
+                index[key] = doc_id
             table[doc_id] = dict(doc)
-            self._storage.invalidate(RESOLUTIONS, doc_id)
-        if not table:  # a file without resolutions keeps the layout it had
-            del self._storage.data[RESOLUTIONS]
+            self._storage.invalidate(name, doc_id)
+        if not table:  # a file without such documents keeps the layout it had
+            del self._storage.data[name]
 
     def _trim_note_texts(self, papers: set | None = None) -> None:
         """Keep no more note text in the log than `log_compaction` allows per paper (of these papers, when given)."""
@@ -245,10 +260,16 @@ class Records:
         meta[COMPACTED] = len(events)
         self._trim_note_texts()
 
-    def replacement(self, annotations: list[dict], events: list[dict], resolutions: list[dict] | None = None) -> dict:
+    def replacement(
+        self,
+        annotations: list[dict],
+        events: list[dict],
+        resolutions: list[dict] | None = None,
+        lists: list[dict] | None = None,
+    ) -> dict:
         """Data holding these annotations (on their document ids where they have one), this log, all of it under
-        the undo floor, and these resolutions (None: those held now). Raises ValueError for documents that would
-        make a damaged file."""
+        the undo floor, these resolutions and these lists (None: those held now). Raises ValueError for documents
+        that would make a damaged file."""
         old_ids = {doc["id"]: doc_id for doc_id, doc in self._storage.data[ANNOTATIONS].items()}
         next_id = max(map(int, self._storage.data[ANNOTATIONS]), default=0) + 1
         table: dict[str, dict] = {}
@@ -266,6 +287,9 @@ class Records:
         resolved = list(self.resolution_docs().values()) if resolutions is None else resolutions
         if resolved:
             data[RESOLUTIONS] = {str(n): dict(doc) for n, doc in enumerate(resolved, start=1)}
+        listed = list(self.list_docs().values()) if lists is None else lists
+        if listed:
+            data[LISTS] = {str(n): dict(doc) for n, doc in enumerate(listed, start=1)}
         try:
             check_current(data)
         except DamagedFile as exc:

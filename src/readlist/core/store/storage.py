@@ -25,7 +25,7 @@ from tinydb.table import Table
 
 from ..files.atomic import FILE_MODE, Signature, atomic_write_bytes, mode_of, signature
 from .blocks import Blocks
-from .format import ANNOTATIONS, EVENTS, RESOLUTIONS, DocLines, LazyLines, doc_line, layout
+from .format import ANNOTATIONS, EVENTS, LISTS, RESOLUTIONS, DocLines, LazyLines, doc_line, layout
 from .packing import packed_annotation, packed_run, runs
 
 
@@ -82,7 +82,7 @@ class AtomicJSONStorage(Storage):
     `persist()` once, so a change and its log entry reach the disk together.
     """
 
-    CACHED_TABLES = (ANNOTATIONS, EVENTS, RESOLUTIONS)
+    CACHED_TABLES = (ANNOTATIONS, EVENTS, RESOLUTIONS, LISTS)  # a list's ids are not encoded again at every write
 
     def __init__(self, path: Path, data: dict | None = None):
         self.path = Path(path)

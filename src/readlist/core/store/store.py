@@ -4,11 +4,14 @@ This is the API the CLI and the TUI use. How each change reaches the disk safely
 writes, retries, damaged files, backups) is `database.DatabaseFile`'s job; `Store` turns calls into
 validated changes with log entries, reads annotations back, undoes, and re-attaches moved papers.
 How undo and taking back a merge work is told in `undo`; which record a paper of the list is read and
-changed under (its own, or the one another readlist re-attached its annotations to) in `listing`.
+changed under (its own, or the one another readlist re-attached its annotations to) in `listing`; the paper
+files opened with the database, and what they make of missing papers, in `lists`.
 """
 
 from __future__ import annotations
 
+import os
+import stat
 import threading
 import uuid
 from collections import Counter
@@ -25,6 +28,7 @@ from .annotation import STATUSES, Annotation, Event, renewed_snippet, snippet_fo
 from .changes import Change, action_for, clean_changes, diff, iso, plan_undo, refuse_long
 from .database import DatabaseFile
 from .listing import Listing
+from .lists import KnownList, Progress, changed, held_by_others, key_for, newest, opened, progress, read_lists
 from .note_edits import compact
 from .reconcile import Missing, held_elsewhere, logged_as_move, moving, papers_file, reconcile_change
 from .resolutions import Forgotten, read_found, read_resolutions
@@ -50,6 +54,8 @@ class Store:
         self._listing = Listing(self._file.records)  # the annotations as the list given to `reconcile` shows them
         self.notices: list[str] = self._file.notices  # one line each: damaged file moved aside, unreadable file
         self._resolutions: tuple[int, dict[str, Resolution]] | None = None  # read at this revision of the records
+        self._lists: tuple[int, dict[str, KnownList]] | None = None  # read at this revision of the lists
+        self._opened: dict[str, dict] = {}  # the list opened, to remember with the first change (no file yet)
 
     @property
     def file_path(self) -> Path:
@@ -113,7 +119,8 @@ class Store:
         return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0].casefold())))
 
     def orphans(self) -> list[Annotation]:
-        """Annotations (with something set) of papers not in the list last given to `reconcile`."""
+        """Annotations (with something set) of papers not in the list last given to `reconcile`, nor in another
+        known list whose file still exists (see `lists`)."""
         with self._lock:
             return self._listing.orphans()
 
@@ -130,6 +137,35 @@ class Store:
         """The resolutions and the notes of lookups forgotten, by paper id: what merging weighs."""
         with self._lock:
             return read_found(self._file.records.resolution_docs())
+
+    def lists(self) -> dict[str, KnownList]:
+        """The paper files opened with this database, by path; read again only after a change to them."""
+        with self._lock:
+            records = self._file.records
+            if self._lists is None or self._lists[0] != records.lists_revision:
+                self._lists = (records.lists_revision, read_lists(records.list_docs().values()))
+            return self._lists[1]
+
+    def last_list(self) -> KnownList | None:
+        """The list opened last, whether its file exists or not."""
+        return newest(self.lists())
+
+    def progress(self) -> list[tuple[KnownList, Progress]]:
+        """Each known list with its figures, the one opened last first."""
+        with self._lock:
+            docs = self._file.records.docs()
+            known = sorted(self.lists().values(), key=lambda k: k.last_opened, reverse=True)
+            return [(each, progress(each, docs)) for each in known]
+
+    def forget_list(self, path: str) -> bool:
+        """Drop a list from the library (its papers' annotations stay: missing, unless another list holds them).
+        False when no list is known by this path."""
+
+        def build():
+            known = path in self._file.records.list_docs()
+            return known, (Change(lists={path: None}) if known else None)
+
+        return self._file.commit(build)
 
     # ----- changing annotations ---------------------------------------------------------------------
 
@@ -153,7 +189,10 @@ class Store:
                 compact({"time": now, "paper": record, "action": action_for(after), "before": before, "after": after})
                 | {"group": group}
             )
-        return change if change.sets else None
+        if not change.sets:
+            return None
+        change.lists, self._opened = self._opened, {}  # the list opened before the database was made
+        return change
 
     def update(self, paper: Paper, **changes: Any) -> Annotation:
         """Set any of `starred`, `status`, `tags`, `note`, `title`; logs the change and saves it."""
@@ -328,9 +367,11 @@ class Store:
         *,
         reason: str = "replace",
         resolutions: Iterable[Resolution | Forgotten] | None = None,
+        lists: Iterable[KnownList] | None = None,
     ) -> None:
         """Replace every annotation and the whole log (oldest first) at once; see `undo` for what undo then does.
-        Also what resolving found, when `resolutions` are given (else those held are kept).
+        Also what resolving found, when `resolutions` are given, and the lists known, when `lists` are (else those
+        held are kept).
 
         `reason` names the backup taken first (`NAME.bak-<time>-<reason>`). Nothing is undoable across it.
         Raises ValueError for invalid annotations; OSError or filelock.Timeout when nothing was written.
@@ -339,7 +380,8 @@ class Store:
         docs = [note.to_doc() for note in notes]
         logged = [dict(event) if isinstance(event, dict) else event.to_doc() for event in events]
         found = None if resolutions is None else [resolution.to_dict() for resolution in resolutions]
-        self._file.replace(docs, logged, reason, found)
+        known = None if lists is None else [each.to_doc() for each in lists]
+        self._file.replace(docs, logged, reason, found, known)
 
     def reconcile(self, papers: PaperList, quiet_repeats: bool = False) -> list[str]:
         """Re-attach annotations whose paper text changed (new id); keep the rest as orphans. Never deletes.
@@ -350,26 +392,67 @@ class Store:
         messages: list[str] = []
 
         def build():
-            self._listing.paper_ids = frozenset(by_id)
+            key, elsewhere = self._remember(papers, here)
             held = held_elsewhere(self._file.records.reattach_docs(), here)
             followed = self._listing.followed()
-            change, said = reconcile_change(self._listing.records(), papers, self._now(), quiet_repeats, held, followed)
+            change, said = reconcile_change(
+                self._listing.records(), papers, self._now(), quiet_repeats, held, followed, elsewhere
+            )
             messages.extend(said)
+            if key is not None:
+                listed = self._list_opened(papers, key)
+                if listed is not None:
+                    change = change or Change()
+                    change.lists[key] = listed
             return None, change
 
-        self._file.commit(build) if self._needs_reconcile(by_id) else self._remember(by_id)
+        with self._lock:
+            key, elsewhere = self._remember(papers, here)
+            needed = self._needs_reconcile(by_id, elsewhere)
+            listed = None if key is None else self._list_opened(papers, key)
+        if needed or (listed is not None and self._may_write()):
+            self._file.commit(build)
+        elif listed is not None and not self._file.path.exists():  # reading papers never makes a database: the
+            self._opened = {key: listed}  # list is remembered with the first change
         return messages
 
-    def _needs_reconcile(self, by_id: dict[str, Paper]) -> bool:
-        with self._lock:
-            return any(
-                pid not in by_id or renewed_snippet(doc, by_id[pid].text) is not None
-                for pid, doc in self._file.records.docs().items()
-            )
+    def _may_write(self) -> bool:
+        """Whether the database may be written only to remember a list: it exists, is not left alone, and is not
+        made read-only (a mode honoured as every write does, even where root could write)."""
+        try:
+            mode = self._file.path.stat().st_mode
+        except OSError:
+            return False
+        return not self.blocked and bool(mode & stat.S_IWUSR) and os.access(self._file.path, os.W_OK)
 
-    def _remember(self, by_id: dict[str, Paper]) -> None:
-        with self._lock:
-            self._listing.paper_ids = frozenset(by_id)
+    def _needs_reconcile(self, by_id: dict[str, Paper], elsewhere: frozenset[str]) -> bool:
+        """Whether a record is lost (in no list whose file exists) or its paper's snippet is to be renewed."""
+        for doc in self._file.records.doc_values():  # not `docs()`: a mapping of 100,000 made for nothing
+            pid = doc["id"]
+            paper = by_id.get(pid)
+            if paper is None and pid not in elsewhere:
+                return True
+            if paper is not None and renewed_snippet(doc, paper.text) is not None:
+                return True
+        return False
+
+    def _remember(self, papers: PaperList, here: str | None) -> tuple[str | None, frozenset[str]]:
+        """Hold the list as the one shown; its key in the library (None: not read from a file) and the ids other
+        lists whose files exist hold (never missing here). Call holding the lock."""
+        lists = self.lists()
+        key = None if here is None else key_for(here, lists)
+        elsewhere = held_by_others(lists, key)
+        self._listing.paper_ids = frozenset(papers.by_id)
+        self._listing.elsewhere = elsewhere
+        return key, elsewhere
+
+    def _list_opened(self, papers: PaperList, key: str) -> dict | None:
+        """The list's document, opened now; None when remembering it again is not worth a write (see `changed`)."""
+        lists = self.lists()
+        known = lists.get(key)
+        fresh = opened(known, key, papers.name, papers.format, papers.by_id, iso(self._now()))
+        last = newest(lists)
+        return fresh.to_doc() if changed(known, fresh, last.path if last else None) else None
 
 
 def _tags_changed(added: Iterable[str], removed: Iterable[str]) -> Callable[[Annotation], dict[str, Any]]:

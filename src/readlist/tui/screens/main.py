@@ -30,6 +30,7 @@ from ..widgets.status_line import Counts, StatusLine
 from .annotator import Annotator
 from .exporter import Exporter
 from .finder import Finder
+from .library import LibrarySearch
 from .marker import Marker
 from .navigator import Navigator
 from .navigator import list_width as list_width_within
@@ -64,6 +65,7 @@ class MainScreen(Screen):
         self.exporter = Exporter(self)
         self.finder = Finder(self)
         self.shown_paper = ShownPaper(self)
+        self.library = LibrarySearch(self)  # the papers of every list, for `in:all`
 
     def deliver(self, callback, *args) -> None:
         """Hand a worker thread's result to the UI; dropped when the app is closing meanwhile."""
@@ -163,7 +165,8 @@ class MainScreen(Screen):
     def look(self, paper, note=None) -> RowLook:
         """What a row shows besides the title; `note` when the caller already holds the annotation."""
         note = note or self.app.store.get(paper.id)
-        return RowLook(note.starred, note.status, note.tags, note.title, paper.id in self.view.marked)
+        marked, source = paper.id in self.view.marked, self.library.source(paper.id)
+        return RowLook(note.starred, note.status, note.tags, note.title, marked, source)
 
     def counts(self) -> Counts:
         read, reading, starred = self.app.store.counts(self.papers.by_id)
@@ -196,13 +199,24 @@ class MainScreen(Screen):
     def found_changed(self, paper_ids: Collection[str] | None = None) -> None:
         """What was found online changed (for `paper_ids`, when known): the same papers in the same places, shown
         with their records as completed now (titles, authors, links), the cursor on its paper."""
-        self.papers = papers = self.app.found_changed(paper_ids)
+        papers = self.app.found_changed(paper_ids)
+        if self.library.shown:  # shown again once `in:all` is left
+            self.library.own = papers
+            return
+        self.papers = papers
         self.view.take_papers(papers)
         self.paper_list.take_papers(papers.papers)
         self.refresh_header()
         self.shown_paper.show()
         if self.view.order == "year":  # a year found may move the paper: listed again, the cursor following it
             self.apply_view()
+
+    def show_papers(self, papers: PaperList) -> None:
+        """List other papers (every list's for `in:all`, or its own again), those of this list in their places."""
+        self.papers = papers
+        self.view.take_papers(papers)
+        self.paper_list.take_papers(papers.papers)
+        self.refresh_header()
 
     @property
     def paper_list(self) -> PaperListView:

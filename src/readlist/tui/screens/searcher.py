@@ -25,13 +25,15 @@ class Searcher:
         """List what the view state asks for now: every paper at once, else once its search answers."""
         text = self.view.query
         if not text:
+            self.screen.library.leave()
             self.view.result = None
             self.screen.apply_view()
             return
-        if self.index is None:
+        index = self.screen.library.index_for(text)  # every list's for `in:all`
+        if index is None:
             self.screen.refresh_header()  # shows "indexing…"; the search runs when the index is ready
             return
-        self._search = self.screen.run_in_thread(self.run_search, text, group="search", exclusive=True)
+        self._search = self.screen.run_in_thread(self.run_search, text, index, group="search", exclusive=True)
 
     async def settled(self) -> None:
         """Wait until the view shows the latest search: a key pressed after a change (a star in an
@@ -40,13 +42,13 @@ class Searcher:
             with suppress(WorkerCancelled, WorkerFailed):  # replaced by a newer search: wait for that one
                 await worker.wait()
 
-    def run_search(self, text: str) -> None:
-        """Search `text` (in a worker thread) and hand the result to apply_result."""
+    def run_search(self, text: str, index) -> None:
+        """Search `text` in `index` (in a worker thread) and hand the result to apply_result."""
         from ...core.search.index import BuildCancelled
 
         worker = get_current_worker()
         try:
-            result = self.index.search(text, self.screen.app.store.all(), cancelled=worker.cancelled_event)
+            result = index.search(text, self.screen.app.store.all(), cancelled=worker.cancelled_event)
         except BuildCancelled:  # a newer query took over while titles were derived or texts read (-the)
             return
         if not worker.is_cancelled:

@@ -54,7 +54,7 @@ class ShownPaper:
         screen.query_one(DetailPane).show_related([], [])
         if self._related_timer is not None:
             self._related_timer.stop()
-        if len(screen.papers.papers) > 1:
+        if len(screen.papers.papers) > 1 and position < len(screen.app.papers.papers):  # another list's: not indexed
             typing = screen.query_one(SearchBar).has_focus  # the best match changes with every key: wait longer
             delay = RELATED_WHILE_TYPING if typing else RELATED_DELAY
             self._related_timer = screen.set_timer(

@@ -1,4 +1,5 @@
-"""What `is:missing` lists instead of papers: the annotations of papers no longer in the file, kept, never deleted."""
+"""What `is:missing` lists instead of papers: the annotations of papers in none of the lists whose file exists, kept,
+never deleted."""
 
 from __future__ import annotations
 
@@ -13,9 +14,11 @@ from ..display import row_marks, safe
 
 def missing_papers_text(orphans: Sequence) -> Text:
     if not orphans:
-        return Text("No missing papers: every annotation belongs to a paper in this file. Esc clears the search.")
+        return Text(
+            "No missing papers: every annotation belongs to a paper of one of your lists. Esc clears the search."
+        )
     text = Text()
-    text.append(f"{len(orphans)} annotated paper(s) are no longer in this file. ", "bold")
+    text.append(f"{len(orphans)} annotated paper(s) are in none of your lists. ", "bold")
     text.append(
         "Their annotations are kept: `readlist show ID` prints one, `readlist reattach ID REF` moves them onto "
         "the paper it became, `readlist list --missing --json` saves them all.\n\n",

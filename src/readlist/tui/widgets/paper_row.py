@@ -19,6 +19,7 @@ from ..display import row_marks, safe
 Spans = Callable[[str], list[tuple[int, int]]]
 MARK = "▸"  # in the space before the title of a marked paper
 SURNAME_CELLS = 9  # of the first author's surname in the byline column
+SOURCE_CELLS = 16  # of the name of the paper's list, before its title (`in:all`)
 BYLINE_CELLS = 4 + 1 + SURNAME_CELLS + 1  # "2022 van der … "
 BYLINE_MIN_WIDTH = 40  # a narrower list keeps its room for titles
 
@@ -32,6 +33,7 @@ class RowLook:
     tags: tuple[str, ...] = ()
     title: str | None = None
     marked: bool = False
+    source: str | None = None  # the name of the paper's list, when the view holds every list's (`in:all`)
 
 
 def fit(text: str, cells: int) -> str:
@@ -70,6 +72,9 @@ def render_row(
     if bylines and width >= BYLINE_MIN_WIDTH:
         text.append(byline(paper), style_of("byline"))
         width -= BYLINE_CELLS  # what follows fits the rest, as in a row without the column
+    if look.source is not None:
+        text.append(set_cell_size(fit(safe(look.source), SOURCE_CELLS - 1), SOURCE_CELLS), style_of("byline"))
+        width -= SOURCE_CELLS
     title = safe(title_of(paper, look))
     tags = ("  " + hashtags(look.tags)) if look.tags else ""
     room = max(width - 4 - min(cell_len(tags), width // 3), 8)

@@ -37,10 +37,12 @@ class Dialog(Modal[Result]):
 
 
 class ChoiceDialog(Dialog[Result]):
-    """A heading, a list to choose one item from (the first highlighted) and a hint: Enter dismisses with the value
-    of the item chosen, Esc with None. Its boxes are `#<NAME>-dialog` and `#<NAME>-list`."""
+    """A heading, a list to choose one item from (the `highlight`-th highlighted, the first unless set) and a hint:
+    Enter dismisses with the value of the item chosen, Esc with None. Its boxes are `#<NAME>-dialog` and
+    `#<NAME>-list`."""
 
     NAME = "choice"
+    highlight = 0  # the item highlighted first
 
     def __init__(self, heading: Text, choices: Sequence[tuple[Text, Result]], hint: str) -> None:
         super().__init__()
@@ -57,7 +59,7 @@ class ChoiceDialog(Dialog[Result]):
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
-        options.highlighted = 0
+        options.highlighted = self.highlight
         options.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
