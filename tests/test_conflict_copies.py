@@ -184,6 +184,7 @@ def test_a_database_of_its_own_named_as_onedrive_names_copies_is_left_alone(mach
         assert result.exit_code == 0, result.output
         return result
 
+    run(db, "list")  # the paper file is remembered in the library of lists with its first opening
     run(work, "note", "#3", "--text", "work notes")
     before = db.read_bytes()
     assert run(db, "list").stderr == ""
