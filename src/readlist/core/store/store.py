@@ -21,7 +21,7 @@ from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..resolve.records import Resolution
-from .annotation import STATUSES, Annotation, Event, renewed_snippet, snippet_for, snippet_holds
+from .annotation import STATUSES, Annotation, Event, renewed_key
 from .changes import Change, action_for, clean_changes, diff, iso, plan_undo, refuse_long
 from .database import DatabaseFile
 from .listing import Listing
@@ -134,10 +134,9 @@ class Store:
             fields = {**after, "updated": now}
             record = self._listing.record_of(paper.id)
             text = getattr(paper, "text", "")
-            if text and record == paper.id:  # a followed record has its own
-                wanted = snippet_for(text, replace(current, **after))
-                if not snippet_holds(current.snippet, wanted):
-                    fields["snippet"] = wanted
+            key = renewed_key(replace(current, **after), text) if text and record == paper.id else None
+            if key is not None:  # a followed record has its own
+                fields |= key
             change.sets[record] = fields
             change.events.append(
                 compact({"time": now, "paper": record, "action": action_for(after), "before": before, "after": after})
@@ -349,7 +348,7 @@ class Store:
     def _needs_reconcile(self, by_id: dict[str, Paper]) -> bool:
         with self._lock:
             return any(
-                pid not in by_id or renewed_snippet(doc, by_id[pid].text) is not None
+                pid not in by_id or renewed_key(doc, by_id[pid].text) is not None
                 for pid, doc in self._file.records.docs().items()
             )
 
