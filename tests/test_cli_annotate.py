@@ -242,7 +242,7 @@ def test_note_edit_keeps_a_change_made_while_the_editor_was_open(run, tmp_path):
 def test_a_newer_readlists_database_put_in_place_during_a_command_is_left_exactly_as_it_is(run, tmp_path):
     run("note", "#1", "--text", "before")
     data = json.loads(run.db.read_text(encoding="utf-8"))
-    data["meta"]["1"]["schema_version"] = 4
+    data["meta"]["1"]["schema_version"] = 5
     next(iter(data["annotations"].values()))["note"] = "written by a newer readlist"
     newer = tmp_path / "newer.json"
     newer.write_text(json.dumps(data), encoding="utf-8")
@@ -257,8 +257,8 @@ def test_a_newer_readlists_database_put_in_place_during_a_command_is_left_exactl
     starred = run("star", "#2")  # and a command started after it
     for result in (edited, starred):
         assert result.exit_code == 2 and result.stdout == ""
-        assert result.stderr.count("\n") == 1 and "written by a newer readlist (schema 4" in result.stderr
-    assert edited.stderr.startswith(f"readlist: cannot save {run.db}: written by a newer readlist (schema 4")
+        assert result.stderr.count("\n") == 1 and "written by a newer readlist (schema 5" in result.stderr
+    assert edited.stderr.startswith(f"readlist: cannot save {run.db}: written by a newer readlist (schema 5")
     assert edited.stderr.endswith("; the change was not saved\n")
     assert run.db.read_bytes() == written  # neither moved aside nor written over
     assert sorted(p.name for p in run.db.parent.iterdir()) == sorted(["readlist.json", "readlist.json.lock"])

@@ -201,7 +201,7 @@ def test_file_is_tinydb_json_with_meta_annotations_and_events(db, papers):
 
     Store(db).toggle_star(papers[0])
     data = json.loads(db.read_text(encoding="utf-8"))
-    assert data["meta"]["1"]["schema_version"] == 3
+    assert data["meta"]["1"]["schema_version"] == 4
     with TinyDB(db) as tiny:
         assert tiny.table("annotations").all()[0]["id"] == papers[0].id
         assert tiny.table("events").all()[0]["action"] == "star"

@@ -37,7 +37,7 @@ def test_v1_file_is_migrated_on_open(tmp_path):
     assert store.get("4d8f0a1d15d3").status == "reading"
     assert store.get("0123456789ab").status == "unread"
     data = json.loads(db.read_text(encoding="utf-8"))
-    assert data["meta"]["1"]["schema_version"] == 3
+    assert data["meta"]["1"]["schema_version"] == 4
     assert "papers" not in data and set(data["annotations"]) == {"1", "2", "3"}
 
 

@@ -14,7 +14,7 @@ import pytest
 from readlist.core.files.paths import bundled_papers
 from readlist.core.papers.reader import parse_text, read_papers
 from readlist.core.store import compaction
-from readlist.core.store.annotation import Event, snippet_of
+from readlist.core.store.annotation import OPENING_CHARS, Event, sketch_of, snippet_of
 from readlist.core.store.store import Store
 
 
@@ -46,7 +46,7 @@ def test_an_annotation_is_written_without_its_defaults_and_read_back_the_same(tm
     store.set_status(papers[0], "read")
     store.update(papers[1], starred=True, tags=["a"])
     docs = {doc["id"]: doc for doc in json.loads(db.read_text(encoding="utf-8"))["annotations"].values()}
-    assert set(docs[papers[0].id]) == {"id", "status", "updated", "read_at", "snippet"}  # created is updated
+    assert set(docs[papers[0].id]) == {"id", "status", "updated", "snippet", "sketch"}  # created, read_at: updated
     assert set(docs[papers[1].id]) == {"id", "starred", "tags", "updated", "snippet"}
     assert Store(db).all() == store.all()
     assert Store(db).get(papers[0].id).created == store.get(papers[0].id).updated
@@ -59,8 +59,9 @@ def test_a_paper_only_marked_read_keeps_its_abstract_and_is_found_again_by_it(tm
     store = Store(db)
     store.set_status(before.papers[1], "read")
     store.toggle_star(before.papers[2])
-    assert store.get(before.papers[1].id).snippet == snippet_of(texts[1])  # as much as any other paper keeps
-    assert store.get(before.papers[2].id).snippet == snippet_of(texts[2])  # starred: the abstract's start
+    read, starred = store.get(before.papers[1].id), store.get(before.papers[2].id)
+    assert (read.snippet, read.sketch) == (snippet_of(texts[1])[:OPENING_CHARS], sketch_of(snippet_of(texts[1])))
+    assert (starred.snippet, starred.sketch) == (snippet_of(texts[2]), "")  # starred: the abstract's start
     texts[1] = texts[1][: len(texts[1]) // 2] + " (a typo fixed here)" + texts[1][len(texts[1]) // 2 :]
     after = parse_text("\n\n".join(texts))
     assert after.papers[1].id != before.papers[1].id
@@ -169,11 +170,12 @@ def test_a_schema_2_database_is_migrated_keeping_every_annotation_and_log_entry(
             doc["read_at"],
         )
         full = doc["snippet"]
-        assert note.snippet == full  # only read: kept whole, as an opening cannot tell two papers apart
+        kept = (full, "") if note.starred else (full[:OPENING_CHARS], sketch_of(full))  # only read: opening, sketch
+        assert (note.snippet, note.sketch) == kept
     logged = [Event.from_doc(doc) for _, doc in sorted(data["events"].items(), key=lambda item: -int(item[0]))]
     assert store.events() == logged  # what merge and undo read
     on_disk = json.loads(db.read_text(encoding="utf-8"))
-    assert on_disk["meta"]["1"]["schema_version"] == 3 and len(on_disk["events"]) == 2
+    assert on_disk["meta"]["1"]["schema_version"] == 4 and len(on_disk["events"]) == 2
     assert db.stat().st_size < len(written) * 0.85  # without defaults, its log packed
     assert Store(db).events() == logged
     assert store.undo() is not None and not store.get(papers[0].id).starred
@@ -202,7 +204,7 @@ def test_a_migration_killed_before_it_is_in_place_loses_nothing_and_runs_again(t
     assert store.notices == []
     assert {note.id for note in store.all().values()} == {paper.id for paper in papers[:6]}
     assert len(store.events()) == 7
-    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema_version"] == 3
+    assert json.loads(db.read_text(encoding="utf-8"))["meta"]["1"]["schema_version"] == 4
     assert not [path for path in tmp_path.iterdir() if path.name.endswith(".tmp")]
 
 

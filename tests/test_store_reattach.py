@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from readlist.core.files.paths import bundled_papers
 from readlist.core.papers.reader import parse_text, read_papers
+from readlist.core.store.annotation import OPENING_CHARS, sketch_of
 from readlist.core.store.store import Store
 
 
@@ -36,7 +37,8 @@ def test_edited_abstract_is_reattached_and_removed_one_kept_as_orphan(tmp_path):
     assert store.get(before.papers[1].id).is_default
     orphans = store.orphans()
     assert [o.id for o in orphans] == [before.papers[3].id]
-    assert orphans[0].snippet == " ".join(removed.split())  # only read: kept whole all the same
+    assert orphans[0].snippet == " ".join(removed.split())[:OPENING_CHARS]  # its opening, and a sketch of the rest
+    assert orphans[0].sketch == sketch_of(" ".join(removed.split()))
     event = store.events()[0]
     assert (event.action, event.before, event.after) == ("reattach", {"id": before.papers[1].id}, {"id": moved.id})
     assert Store(db).get(moved.id).note == "my notes on it"  # persisted

@@ -10,6 +10,7 @@ import sys
 import click
 
 from ..core.papers.formats import FORMATS
+from . import progress
 from .context import Context, fail
 from .lazy import LazyGroup
 from .output import tolerate_unencodable_output
@@ -86,6 +87,7 @@ def cli(
         if value is None and os.environ.get(name) == "":  # click reads an empty variable as unset
             fail(f"{name} is set but empty (unset it to use the default)")
     ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding, papers_format=papers_format)
+    ctx.call_on_close(progress.begin().stop)  # the progress line, if shown, is gone when the command ends
     if ctx.invoked_subcommand is None:
         from .commands.tui import run_tui
 

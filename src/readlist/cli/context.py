@@ -8,8 +8,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
-import click
-
 if TYPE_CHECKING:
     from ..core.store.annotation import Annotation
     from ..core.store.store import Store
@@ -20,6 +18,7 @@ from ..core.papers.paper import PaperList
 from ..core.papers.reader import ReadError
 from ..core.papers.refs import RefError, resolve
 from ..core.text.normalize import visible_controls
+from . import progress
 
 EXIT_USAGE = 2
 
@@ -37,7 +36,7 @@ def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:
 
 def warn(message: str) -> None:
     """A line on stderr; control characters in it (a file's name, a damaged database's ids) shown as escapes."""
-    click.echo(f"readlist: {visible_controls(message)}", err=True)
+    progress.current().echo_err(f"readlist: {visible_controls(message)}")
 
 
 @dataclass
@@ -70,7 +69,8 @@ class Context:
     def file_papers(self) -> PaperList:
         """The papers as the file gives them."""
         try:
-            papers = load_papers(self.papers_file, self.encoding, self.papers_format)
+            with progress.current().doing(f"reading {self.papers_file.name}"):
+                papers = load_papers(self.papers_file, self.encoding, self.papers_format)
         except ReadError as exc:
             fail(str(exc))
         if papers.duplicates:
@@ -87,17 +87,18 @@ class Context:
         from ..core.store.conflict_names import conflict_copies
         from ..core.store.store import Store
 
-        store = Store(self.db_file)
-        if store.blocked:  # nothing this command says about annotations would be true
-            fail(store.blocked)
-        store.tell_when_waiting(warn)
-        for notice in store.notices:
-            warn(notice)
-        if conflict_copies(store.file_path):  # what a sync tool left beside the database
-            from ..core.store.conflict_copies import ConflictCopies
+        with progress.current().doing(f"reading {self.db_file.name}"):
+            store = Store(self.db_file)
+            if store.blocked:  # nothing this command says about annotations would be true
+                fail(store.blocked)
+            store.tell_when_waiting(warn)
+            for notice in store.notices:
+                warn(notice)
+            if conflict_copies(store.file_path):  # what a sync tool left beside the database
+                from ..core.store.conflict_copies import ConflictCopies
 
-            for line in ConflictCopies().merge_into(store).said():
-                warn(line)
+                for line in ConflictCopies().merge_into(store).said():
+                    warn(line)
         return store
 
     @cached_property
@@ -105,8 +106,9 @@ class Context:
         """The annotation database (`bare_store`), with its papers re-attached to the paper list (which it remembers
         among its lists); notices go to stderr."""
         store = self.bare_store
-        for message in store.reconcile(self.file_papers, quiet_repeats=True):
-            warn(message)
+        with progress.current().doing(f"reading {self.db_file.name}"):
+            for message in store.reconcile(self.file_papers, quiet_repeats=True):
+                warn(message)
         return store
 
     def saved(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 import sys
 import unicodedata
 from collections.abc import Iterable
@@ -76,6 +77,15 @@ def echo_json(obj: Any) -> None:
     always for control characters (a CSI, a bidi mark), which a terminal would obey."""
     text = json.dumps(obj, ensure_ascii=False, indent=2)
     click.echo(escape_controls_in_json(text) if fits_stdout(text) else json.dumps(obj, indent=2))
+
+
+def ascii_json(text: str) -> str:
+    """JSON text with its characters past ASCII written as \\u escapes, as `json.dumps` writes them by default (only
+    strings hold such characters, so the JSON means the same)."""
+    return _PAST_ASCII.sub(lambda match: json.dumps(match.group())[1:-1], text)
+
+
+_PAST_ASCII = re.compile(r"[^\x00-\x7f]+")
 
 
 def echo_json_list(items: Iterable[Any]) -> None:

@@ -9,14 +9,14 @@ import click
 
 from ...core.export.citation import venue_notice
 from ...core.export.files import ExportExistsError, descriptor_of, own_file, write_atomic
-from ...core.export.formats import CITATION_FORMATS, FORMATS, export, format_for, select
-from ...core.papers.title_cache import derive_all
+from ...core.export.formats import CITATION_FORMATS, FORMATS, STREAMED, export, export_parts, format_for, select
 from ...core.search.index import QueryError
 from ...core.text.normalize import quoted
 from ..context import Context, fail, warn
-from ..output import echo_json, fits_stdout
+from ..output import ascii_json, echo_json, fits_stdout
 from ..usage_errors import GivenPath
-from .search import titles_for
+from .papers import streamed
+from .search import indexed, titles_for
 
 
 @click.command("export")
@@ -50,23 +50,24 @@ def export_command(
         fail(f"{output}: is {what}; an export never writes over it")
     papers = ctx.paper_list.papers
     annotations = ctx.store.all()
-    index = None
-    if query and query.strip() and not everything:
-        from ...core.search.cache import load_or_build
-
-        index = load_or_build(papers)
-    if everything:
-        derive_all(papers)
+    index = indexed(papers) if query and query.strip() and not everything else None
     titles_for(papers, query)
     try:
         chosen = select(papers, annotations, query, everything=everything, index=index)
     except QueryError as exc:
         fail(f"--query: {exc}")
     fmt = fmt or (output and format_for(output)) or "md"
+    to_stdout = output is None or output == "-" or descriptor_of(output) == 1  # -o /dev/stdout, or where it goes
+    if to_stdout and fmt in STREAMED:  # printed as it is made, each paper's title derived as it is printed
+        for part in export_parts(streamed(chosen, papers, "exporting"), annotations, fmt):
+            click.echo(part if fmt != "json" or fits_stdout(part) else ascii_json(part), nl=False)
+        return
+    for paper in streamed(chosen, papers, "deriving titles", printed_to=False):  # shown: nothing is printed yet
+        _ = paper.title
     text = export(chosen, annotations, fmt, ctx.paper_list.name)
     if fmt in CITATION_FORMATS and (notice := venue_notice(chosen, ctx.paper_list.name)):
         warn(notice)
-    if output is None or output == "-" or descriptor_of(output) == 1:  # -o /dev/stdout, or the file it goes to
+    if to_stdout:
         if fmt in ("json", "csl-json") and not fits_stdout(text):  # escaped, not look-alikes: the data stays exact
             echo_json(json.loads(text))
         else:

@@ -3,11 +3,17 @@ link."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator, Sequence
+from typing import Any, TypeVar
+
 import click
 
-from ...core.papers.title_cache import derive_all
+from ...core.papers import title_cache
+from ...core.papers.paper import Paper
 from ...core.store.annotation import STATUSES, Annotation, title_of
 from ...core.text.normalize import strip_control
+from .. import progress
 from ..context import Context, fail
 from ..output import (
     echo_json,
@@ -23,6 +29,7 @@ from ..output import (
 )
 
 DERIVE_VS_READ = 100  # deriving a title costs about as much as reading 100 from the title cache
+T = TypeVar("T")
 
 
 def _keep(ann: Annotation, starred: bool, status: str | None, tags: tuple[str, ...]) -> bool:
@@ -57,16 +64,34 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
             click.echo(missing_line(ann))
         return
     # Each paper's own, not every annotation's: a list of 2,000 in a library of 100,000 annotations reads 2,000.
-    rows = [(paper, store.get(paper.id)) for paper in ctx.paper_list.papers]
+    papers = ctx.paper_list.papers
+    rows = [(paper, store.get(paper.id)) for paper in papers]
     rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
-    if len(rows) * DERIVE_VS_READ >= len(ctx.paper_list.papers):  # cheaper from the cache (made if missing)
-        derive_all(ctx.paper_list.papers)
     if as_json:
-        echo_json_list(paper_dict(paper, ann) for paper, ann in rows)
+        echo_json_list(paper_dict(paper, ann) for paper, ann in streamed(rows, papers, "listing"))
         return
-    width = len(str(len(ctx.paper_list.papers)))
-    for paper, ann in rows:
+    width = len(str(len(papers)))
+    for paper, ann in streamed(rows, papers, "listing"):
         click.echo(paper_line(f"{paper.index:>{width}}", paper, ann))
+
+
+def streamed(rows: Sequence[T], papers: Sequence[Paper], what: str, printed_to: Any = None) -> Iterator[T]:
+    """`rows` (papers, or rows of a paper first) as they are printed to `printed_to` (standard output when None), their
+    papers' titles derived as they are, not all first: a new list of 100,000 papers starts printing at once (it
+    printed nothing for 30 s). Titles come from the cache when it holds them and many papers are printed; once every
+    title is derived they are cached. Standard error, when it is a terminal, shows how far it got unless the rows
+    reach that terminal themselves."""
+    cached = len(rows) * DERIVE_VS_READ < len(papers) or title_cache.prime(papers)
+    line = progress.current()
+    if progress.is_terminal(sys.stdout if printed_to is None else printed_to):
+        line.stop()  # the rows themselves show how far it got
+    with line.doing(what, total=len(rows)):
+        for n, row in enumerate(rows):
+            if not n & 255:
+                line.advance(256 if n else 0)
+            yield row
+    if not cached and title_cache.complete(papers):
+        title_cache.save(papers)
 
 
 @click.command("show")

@@ -6,6 +6,7 @@ import click
 
 from ...core.store.annotation import title_of
 from ...core.text.normalize import quoted, strip_control
+from .. import progress
 from ..context import Context, fail, warn
 from ..output import echo_json, paper_dict
 
@@ -21,7 +22,17 @@ def titles_for(papers, query: str | None) -> None:
     if any(term.kind == "title" for term in terms):
         from ...core.papers.title_cache import derive_all
 
-        derive_all(papers)
+        with progress.current().doing(f"deriving the titles of {len(papers):,} papers"):
+            derive_all(papers)
+
+
+def indexed(papers):
+    """The papers' search index, from the cache or built (a new list of 100,000 papers takes a while: the progress
+    line says so)."""
+    from ...core.search.cache import load_or_build
+
+    with progress.current().doing(f"indexing {len(papers):,} papers for search"):
+        return load_or_build(papers)
 
 
 def matching_papers(ctx: Context, query: str) -> list:
@@ -29,7 +40,6 @@ def matching_papers(ctx: Context, query: str) -> list:
     cannot choose papers ends the command in one line: one with no words (it would match every paper), `is:missing`
     (those papers are not in the list), one that does not parse."""
     from ...core.export.formats import select
-    from ...core.search.cache import load_or_build
     from ...core.search.query import QueryError, parse
 
     try:
@@ -43,7 +53,7 @@ def matching_papers(ctx: Context, query: str) -> list:
     papers = ctx.paper_list.papers
     titles_for(papers, query)
     try:
-        return select(papers, annotations_of(ctx), query, index=load_or_build(papers))
+        return select(papers, annotations_of(ctx), query, index=indexed(papers))
     except QueryError as exc:
         fail(f"-q: {exc}")
 
@@ -115,7 +125,6 @@ def _search_help() -> str:
 @click.pass_obj
 def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bool) -> None:
     """The ranked papers, one line each (or JSON), full matches first; `_search_help` is the command's help."""
-    from ...core.search.cache import load_or_build
     from ...core.search.query import QueryError, parse
 
     text = " ".join(query)
@@ -128,7 +137,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     papers, sources = searched_papers(ctx, parsed.everywhere)
     annotations = annotations_of(ctx)
     titles_for(papers, text)
-    result = load_or_build(papers).search(text, annotations, limit or None)
+    result = indexed(papers).search(text, annotations, limit or None)
     if result.error:
         fail(f"search: {result.error}")
     if result.missing:

@@ -8,7 +8,7 @@ import csv
 import io
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from ..text.normalize import strip_control
 from .bibtex import to_bibtex
 from .common import annotation_fields, shown_title, without_escapes
 from .csl import to_csl_json
-from .markdown import to_markdown
+from .markdown import markdown_parts, to_markdown
 from .paper_json import paper_json
 
 FORMATS = ("md", "json", "csv", "bibtex", "csl-json")
@@ -105,8 +105,17 @@ def select(
 
 def to_json(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     """The papers in the shape every JSON of readlist's holds them (paper_json.py), under the export's version."""
-    rows = [paper_json(paper, annotations.get(paper.id), stripped=True) for paper in map(without_escapes, papers)]
-    return json.dumps({"version": JSON_VERSION, "papers": rows}, ensure_ascii=False, indent=2) + "\n"
+    return "".join(json_parts(papers, annotations))
+
+
+def json_parts(papers: Iterable[Paper], annotations: Mapping[str, Any]) -> Iterator[str]:
+    """`to_json`'s text a paper at a time, made as it is printed: the text `json.dumps(..., indent=2)` gives."""
+    head = f'{{\n  "version": {JSON_VERSION},\n  "papers": ['
+    for n, paper in enumerate(map(without_escapes, papers)):
+        row = json.dumps(paper_json(paper, annotations.get(paper.id), stripped=True), ensure_ascii=False, indent=2)
+        yield (head if n == 0 else ",") + "\n    " + row.replace("\n", "\n    ")
+        head = ""
+    yield (head + "]" if head else "\n  ]") + "\n}\n"
 
 
 # Cells a spreadsheet reads as a formula (=1+1, - strong baseline, =HYPERLINK(...)).
@@ -128,10 +137,18 @@ def _csv_tag(tag: str) -> str:
 def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
     """A row per paper: its annotation, then its abstract as written and the paper file's fields (so that
     `--papers notes.csv` reads it back as the same papers)."""
+    return "".join(csv_parts(papers, annotations))
+
+
+def csv_parts(papers: Iterable[Paper], annotations: Mapping[str, Any]) -> Iterator[str]:
+    """`to_csv`'s text a row at a time (the header first), made as it is printed."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(CSV_FIELDS)
     for paper in map(without_escapes, papers):
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
         note = annotations.get(paper.id)
         f = annotation_fields(note)
         starred = "true" if f["starred"] else "false"
@@ -141,12 +158,20 @@ def to_csv(papers: Sequence[Paper], annotations: Mapping[str, Any]) -> str:
         row += [paper.venue, paper.doi, paper.arxiv_id, paper.url, paper.pdf_url]
         row += [TAG_SEPARATOR.join(paper.categories), TAG_SEPARATOR.join(paper.keywords)]
         writer.writerow([_csv_cell(value or "") for value in row])
-    return buffer.getvalue()
+    yield buffer.getvalue()
 
 
 _WRITERS = {"md": to_markdown, "json": to_json, "csv": to_csv}
 _CITATIONS = {"bibtex": to_bibtex, "csl-json": to_csl_json}  # these also take the list's name (a venue, a year)
 CITATION_FORMATS = tuple(_CITATIONS)
+
+
+STREAMED = {"md": markdown_parts, "json": json_parts, "csv": csv_parts}  # made a paper at a time as printed
+
+
+def export_parts(papers: Iterable[Paper], annotations: Mapping[str, Any], fmt: str) -> Iterator[str]:
+    """`export`'s text for a format of STREAMED, a paper at a time: printing 100,000 papers starts at once."""
+    return STREAMED[fmt](papers, annotations)
 
 
 def export(papers: Sequence[Paper], annotations: Mapping[str, Any], fmt: str, list_name: str | None = None) -> str:

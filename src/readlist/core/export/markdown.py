@@ -4,7 +4,7 @@ and the note rendered as Markdown, kept inside its paper's section whatever it h
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from ..papers.describe import where_and_ids
@@ -122,7 +122,14 @@ def record_lines(paper: Paper) -> list[str]:
 
 def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes") -> str:
     """One section per paper: title, marks, what the paper file says of it, the abstract quoted, the note."""
-    parts = [f"# {_heading(strip_control(heading))}\n"]
+    return "".join(markdown_parts(papers, annotations, heading))
+
+
+def markdown_parts(
+    papers: Iterable[Paper], annotations: Mapping[str, Any], heading: str = "Reading notes"
+) -> Iterator[str]:
+    """`to_markdown`'s text a paper at a time (the heading first), made as it is printed."""
+    yield f"# {_heading(strip_control(heading))}\n"
     for paper in map(without_escapes, papers):
         note = annotations.get(paper.id)
         f = annotation_fields(note)
@@ -138,5 +145,4 @@ def to_markdown(papers: Sequence[Paper], annotations: Mapping[str, Any], heading
         section.append(_quote(strip_control(paper.plain)))
         if f["note"].strip():
             section += ["", note_markdown(f["note"].strip("\n"))]
-        parts.append("\n".join(section) + "\n")
-    return "\n".join(parts)
+        yield "\n" + "\n".join(section) + "\n"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -11,8 +12,9 @@ from .note_edits import EMPTY_NOTE, NOTE_EDIT
 
 STATUSES = ("unread", "reading", "read")
 EDITABLE = ("starred", "status", "tags", "note", "title")
-SNIPPET_CHARS = 2000  # of the abstract kept to find its paper again: most abstracts whole
-OPENING_CHARS = 120  # kept instead for a paper the user only gave a status (see `snippet_for`)
+SNIPPET_CHARS = 2000  # of the abstract a record's sketch is made from (see `reattach_key`): most abstracts whole
+OPENING_CHARS = 72  # of the abstract a record keeps as it is (see `reattach_key`)
+SKETCH_WORDS = 24  # words of the rest of the abstract sampled in a record's sketch
 
 
 @dataclass(frozen=True)
@@ -28,7 +30,8 @@ class Annotation:
     created: str | None = None  # ISO-8601 UTC
     updated: str | None = None
     read_at: str | None = None
-    snippet: str = ""
+    snippet: str = ""  # the opening of the paper's abstract, and
+    sketch: str = ""  # a fingerprint of the rest: what finds the paper again if its id changes (`reattach_key`)
 
     @property
     def is_default(self) -> bool:
@@ -46,8 +49,9 @@ class Annotation:
             title=doc.get("title"),
             created=doc["created"] if "created" in doc else doc.get("updated"),  # left out when the same (`packing`)
             updated=doc.get("updated"),
-            read_at=doc.get("read_at"),
+            read_at=doc["read_at"] if "read_at" in doc else _read_when_updated(doc),  # left out (`packing`)
             snippet=doc.get("snippet") or "",
+            sketch=doc.get("sketch") or "",
         )
 
     def to_doc(self) -> dict[str, Any]:
@@ -61,6 +65,11 @@ class Annotation:
         if not text:
             return self.id
         return cut_label(strip_control(text), width)
+
+
+def _read_when_updated(doc: Mapping[str, Any]) -> str | None:
+    """The `read_at` of a document written without it: a read paper's was its `updated` (`packing`), else none."""
+    return doc.get("updated") if doc.get("status") == "read" else None
 
 
 def cut_label(text: str, width: int = 60) -> str:
@@ -164,30 +173,48 @@ def only_status(note: Annotation | Mapping[str, Any]) -> bool:
     return not note.get("starred") and not note.get("tags") and not note.get("note") and note.get("title") is None
 
 
-def snippet_for(text: str, note: Annotation | Mapping[str, Any]) -> str:
-    """The snippet a record with these annotations keeps of its paper's abstract: its first SNIPPET_CHARS
-    characters, whatever the record holds. A paper only given a status keeps as much as any other: an opening
-    alone cannot tell a paper from another that shares it, and would move a read mark onto the wrong paper when
-    the list changes. (Records of schema 3's first files kept only an opening, OPENING_CHARS, for such papers; they
-    are read as they are and take a whole snippet again at their next change.)"""
-    return snippet_of(text, SNIPPET_CHARS)
+def reattach_key(text: str, note: Annotation | Mapping[str, Any]) -> dict[str, str]:
+    """What a record with these annotations keeps of its paper's abstract to find the paper again if its id changes.
+    A paper given a star, tags, a note or a title keeps its `snippet`, the abstract's first SNIPPET_CHARS characters
+    (normalised), and no sketch. A paper only given a status (marking a 100,000-paper list read gives 100,000 of
+    them) keeps the abstract's opening, its first OPENING_CHARS characters (the whole abstract when it is that
+    short), and the `sketch` of the words after it (see `sketch_of`; "" when there are none): the opening alone
+    cannot tell a paper from another that shares it, and would move a read mark onto the wrong paper when the list
+    changes; the sketch tells them apart, in a twentieth of the bytes."""
+    whole = snippet_of(text, SNIPPET_CHARS)
+    if not only_status(note):
+        return {"snippet": whole, "sketch": ""}
+    return {"snippet": whole[:OPENING_CHARS], "sketch": sketch_of(whole)}
 
 
-def snippet_holds(stored: str, wanted: str) -> bool:
-    """Whether a stored snippet serves as `wanted` (from `snippet_for`): the same, or longer and starting with it
-    (a record whose star was taken off keeps the snippet it had)."""
-    return stored == wanted or (len(wanted) == OPENING_CHARS and stored.startswith(wanted))
+def sketch_of(snippet: str) -> str:
+    """A compact fingerprint of the words of an abstract (normalised, see `snippet_of`) after its opening: how many
+    distinct words of 4+ letters it has there, and a sample of them (the SKETCH_WORDS with the lowest CRC-32),
+    each as 16 bits of its CRC-32; base64. "" when the abstract ends within its opening. `reattach` estimates from it
+    how many of those words another text holds."""
+    if len(snippet) <= OPENING_CHARS:
+        return ""
+    from .reattach import sketch_hashes
+
+    count, sample = sketch_hashes(snippet, OPENING_CHARS, SKETCH_WORDS)
+    raw = bytes([min(count, 255)]) + b"".join(value.to_bytes(2, "big") for value in sample)
+    return base64.b64encode(raw).decode("ascii").rstrip("=")
 
 
-def renewed_snippet(note: Annotation | Mapping[str, Any], text: str) -> str | None:
-    """The snippet a record of the paper with this `text` should keep instead of its own, None when its own serves.
-    One as long as wanted is taken as it is, without normalising the text again: it was taken from this text,
-    whose hash is the paper's id (so a command over 100,000 records compares lengths, not abstracts)."""
-    stored = (note.snippet if isinstance(note, Annotation) else note.get("snippet")) or ""
-    if not text or len(stored) >= (OPENING_CHARS if only_status(note) else SNIPPET_CHARS):
+def renewed_key(note: Annotation | Mapping[str, Any], text: str) -> dict[str, str] | None:
+    """The `reattach_key` a record of the paper with this `text` should keep instead of its own, None when its own
+    serves: one as long as wanted, or a whole snippet where a sketch would do (a record whose star was taken off
+    keeps the snippet it had), is taken as it is without looking at the text again: it was taken from this text,
+    whose hash is the paper's id (so a command over 100,000 records reads a field, not abstracts)."""
+    if isinstance(note, Annotation):
+        stored, sketch = note.snippet, note.sketch
+    else:
+        stored, sketch = note.get("snippet") or "", note.get("sketch") or ""
+    whole = not sketch and len(stored) >= SNIPPET_CHARS
+    if not text or whole or (sketch and stored and only_status(note)):
         return None
-    wanted = snippet_for(text, note)
-    return None if snippet_holds(stored, wanted) else wanted
+    wanted = reattach_key(text, note)
+    return None if (stored, sketch) == (wanted["snippet"], wanted["sketch"]) else wanted
 
 
 def own_title(paper: Any, text: str) -> str | None:

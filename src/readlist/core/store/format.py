@@ -43,7 +43,7 @@ from .annotation import STATUSES
 from .note_edits import NOTE_EDIT
 from .packing import PAPERS, BadRun, unpack_events
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 PACKED_SINCE = 3  # annotations without their default fields, runs of log entries packed (see `packing`)
 META, ANNOTATIONS, EVENTS = "meta", "annotations", "events"
 RESOLUTIONS = "resolutions"  # made with its first document: a readlist without it keeps it as it is
@@ -321,6 +321,7 @@ FIELD_TYPES = {
     "updated": (str, type(None)),
     "read_at": (str, type(None)),
     "snippet": (str,),
+    "sketch": (str,),
 }
 
 

@@ -266,7 +266,8 @@ def merge_annotation(
         changes["read_at"] = winners["status"].read_at
     changes["created"] = min((t for t in (a.created, b.created) if t), key=instant, default=None)
     changes["updated"] = max((t for t in (a.updated, b.updated) if t), key=instant, default=None)
-    changes["snippet"] = max(a.snippet, b.snippet, key=lambda s: (len(s), s))
+    kept = max((a, b), key=lambda r: (len(r.snippet), bool(r.sketch), r.snippet, r.sketch))  # one side's key whole
+    changes["snippet"], changes["sketch"] = kept.snippet, kept.sketch
     return replace(a, **changes), conflict
 
 

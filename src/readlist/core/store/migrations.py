@@ -4,8 +4,10 @@ Schema 1 (readlist 0.0.x) kept one table `papers` with documents
 `{"id", "starred", "status": "to-read"|"reading"|"done", "tags": "a, b", "note", "added", "modified"}`.
 Schema 2 renames it `annotations`, stores tags as a list, uses `unread`/`reading`/`read`,
 adds `created`/`updated`/`read_at`/`snippet`/`title`, and adds the `events` log.
-Schema 3 writes documents small (annotations without their default fields, runs of log entries packed) and
-keeps only the opening of the snippet of a paper given nothing but a status.
+Schema 3 writes documents small (annotations without their default fields, runs of log entries packed).
+Schema 4 keeps of the abstract of a paper only given a status its opening and a sketch of its other words
+(`annotation.reattach_key`) instead of its first 2,000 characters: a database of 100,000 read papers is a fifth
+of the size.
 
 A migration happens in memory; the file is written migrated (after a backup `NAME.bak-<time>-schema<N>` of
 it as it was) in one atomic write, so a migration interrupted at any point leaves the old file as it was, and
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .annotation import normalize_tags
+from .annotation import OPENING_CHARS, normalize_tags, only_status, sketch_of
 from .format import ANNOTATIONS, EVENTS, META, SCHEMA_VERSION, DamagedFile, check_current, schema_version
 
 _V1_STATUS = {"to-read": "unread", "unread": "unread", "reading": "reading", "done": "read", "read": "read"}
@@ -64,7 +66,21 @@ def _v2_to_v3(data: dict) -> dict:
     return data
 
 
-MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3}
+def _v3_to_v4(data: dict) -> dict:
+    """The snippet of each record only given a status, longer than an opening, becomes its opening and the sketch of
+    the rest (it was taken from the abstract the same way: `snippet_of`); a read record without `read_at` says it
+    has none; the other records and the log are the same."""
+    for doc in data.get(ANNOTATIONS, {}).values():
+        if doc.get("status") == "read" and "read_at" not in doc:  # schema 3 left out a read_at of None: said now,
+            doc["read_at"] = None  # as schema 4 leaves out one that is `updated`
+        snippet = doc.get("snippet") or ""
+        if len(snippet) > OPENING_CHARS and not doc.get("sketch") and only_status(doc):
+            doc["sketch"], doc["snippet"] = sketch_of(snippet), snippet[:OPENING_CHARS]
+    next(iter(data[META].values()))["schema_version"] = 4
+    return data
+
+
+MIGRATIONS: dict[int, Callable[[dict], dict]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def migrate(data: dict) -> tuple[dict, int]:

@@ -1,9 +1,10 @@
 """How the database file writes its documents small (schema 3), and reads them back as the store holds them.
 
 - An annotation is written without the fields at their defaults (not starred, unread, no tags, no note, no
-  title of the user's, no dates, no snippet), and without `created` when it is `updated`: reading a document
-  fills in what it lacks (`Annotation.from_doc`), so the document means the same, at half the size for a
-  paper only read.
+  title of the user's, no dates, no snippet or sketch), without `created` when it is `updated`, and (since schema
+  4) a read paper without `read_at` when it is `updated` (one read at no known time says `"read_at":null`):
+  reading a document fills in what it lacks (`Annotation.from_doc`), so the document means the same, at half
+  the size for a paper only read.
 - Consecutive log entries of one change that differ only in their paper (marking 100,000 papers read is
   100,000 such entries) are written as one document holding the first entry's id and `papers`, the papers in
   order: `"41":{"time":…,"action":"status","before":…,"after":…,"group":…,"papers":["a1…","b2…"]}` stands
@@ -30,6 +31,7 @@ _DEFAULTS: dict[str, Any] = {
     "updated": None,
     "read_at": None,
     "snippet": "",
+    "sketch": "",
 }
 
 
@@ -43,6 +45,11 @@ def packed_annotation(doc: dict[str, Any]) -> dict[str, Any]:
     packed = {key: value for key, value in doc.items() if not _is_default(key, value)}
     if "created" in packed and packed["created"] == packed.get("updated"):
         del packed["created"]
+    if packed.get("status") == "read":  # read when last changed (marking a list read): `read_at` left out, as
+        if "read_at" not in packed:  # `created` is; read at no known time: said, so that it is not taken for that
+            packed["read_at"] = None
+        elif packed["read_at"] == packed.get("updated"):
+            del packed["read_at"]
     return packed
 
 

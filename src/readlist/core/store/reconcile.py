@@ -22,7 +22,7 @@ from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..text.normalize import quoted, strip_control
-from .annotation import EDITABLE, Annotation, Event, cut_label, renewed_snippet, snippet_for, snippet_of, title_of
+from .annotation import EDITABLE, Annotation, Event, cut_label, reattach_key, renewed_key, snippet_of, title_of
 from .changes import MOVE, REATTACH, Change, iso
 from .merge import join_records
 from .reattach import Matcher, found_nothing_before, remember_nothing_found, search_key
@@ -53,7 +53,7 @@ def reconcile_change(
     shown = kept & set(followed.values())
     matcher, searched = None, None
     if lost:
-        searched = search_key(papers.papers, annotations, [(_held(ann.id, kept), ann.snippet) for ann in lost])
+        searched = search_key(papers.papers, annotations, [(_held(ann.id, kept), _key(ann)) for ann in lost])
         if found_nothing_before(searched):  # the same papers, the same lost annotations: no match
             if not quiet_repeats and len(lost) > len(shown):
                 messages.append(orphans_message(len(lost) - len(shown), papers))
@@ -65,28 +65,33 @@ def reconcile_change(
     orphans = 0
     here = papers_file(papers)
     for ann in lost:
-        new = None if matcher is None or ann.id in kept else matcher.find(ann.snippet)
+        new = None if matcher is None or ann.id in kept else matcher.find(ann.snippet, ann.sketch)
         if new is None:
             orphans += ann.id not in shown
             continue
         matcher.claim(new)
         if new in annotations:  # an emptied record of its own (starred, then not): filled, not renamed
-            change.sets[new] = carried(ann) | {"snippet": snippet_for(by_id[new].text, ann)}
+            change.sets[new] = carried(ann) | reattach_key(by_id[new].text, ann)
             change.sets[ann.id] = carried(Annotation(ann.id))
         else:
             change.renames.append((ann.id, new))
-            change.sets[new] = {"snippet": snippet_for(by_id[new].text, ann)}
+            change.sets[new] = reattach_key(by_id[new].text, ann)
         event = {"time": when, "paper": new, "action": REATTACH, "before": {"id": ann.id}, "after": {"id": new}}
         change.events.append(event | {"group": group} | ({"papers_file": here} if here else {}))
         messages.append(reattached_message(by_id[new], ann))
-    for pid, ann in annotations.items():  # none yet (migrated from schema 1), or shorter, as kept before
-        if pid in by_id and (snippet := renewed_snippet(ann, by_id[pid].text)) is not None:
-            change.sets.setdefault(pid, {})["snippet"] = snippet
+    for pid, ann in annotations.items():  # none yet (migrated from schema 1), or no sketch, as kept before
+        if pid in by_id and (key := renewed_key(ann, by_id[pid].text)) is not None:
+            change.sets.setdefault(pid, {}).update(key)
     if orphans:
         messages.append(orphans_message(orphans, papers))
     if searched is not None and not any(event["action"] == REATTACH for event in change.events):
         remember_nothing_found(searched)
     return (change if change.sets or change.renames else None), messages
+
+
+def _key(ann: Annotation) -> str:
+    """What a lost record is searched for by: its snippet and sketch."""
+    return f"{ann.snippet}\x1f{ann.sketch}" if ann.sketch else ann.snippet
 
 
 def _untouched(ann: Annotation | None) -> bool:

@@ -191,6 +191,8 @@ class Records:
             def _changed(doc: dict) -> None:
                 if "created" not in doc and "updated" in doc:  # read without it: it was `updated` (`packing`)
                     doc["created"] = doc["updated"]
+                if "read_at" not in doc and doc.get("status") == "read":  # likewise (`packing`)
+                    doc["read_at"] = doc.get("updated")
                 doc.update(known[doc["id"]])
 
             for pid in known:

@@ -24,7 +24,7 @@ from typing import Any
 
 from ..papers.paper import Paper, PaperList
 from ..resolve.records import Resolution
-from .annotation import STATUSES, Annotation, Event, renewed_snippet, snippet_for, snippet_holds
+from .annotation import STATUSES, Annotation, Event, renewed_key
 from .changes import Change, action_for, clean_changes, diff, iso, plan_undo, refuse_long
 from .database import DatabaseFile
 from .listing import Listing
@@ -180,10 +180,9 @@ class Store:
             fields = {**after, "updated": now}
             record = self._listing.record_of(paper.id)
             text = getattr(paper, "text", "")
-            if text and record == paper.id:  # a followed record has its own
-                wanted = snippet_for(text, replace(current, **after))
-                if not snippet_holds(current.snippet, wanted):
-                    fields["snippet"] = wanted
+            key = renewed_key(replace(current, **after), text) if text and record == paper.id else None
+            if key is not None:  # a followed record has its own
+                fields |= key
             change.sets[record] = fields
             change.events.append(
                 compact({"time": now, "paper": record, "action": action_for(after), "before": before, "after": after})
@@ -432,7 +431,7 @@ class Store:
             paper = by_id.get(pid)
             if paper is None and pid not in elsewhere:
                 return True
-            if paper is not None and renewed_snippet(doc, paper.text) is not None:
+            if paper is not None and renewed_key(doc, paper.text) is not None:
                 return True
         return False
 

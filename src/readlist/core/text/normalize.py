@@ -96,6 +96,8 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
     """Remove terminal escape sequences whole (of an ESC ]0;title BEL or a colour code nothing is left
     behind, not "]0;title" or "[31m"), then control characters (ESC, BEL, ...) and bidi/line-separator
     controls; tabs become spaces unless `keep_tabs` (a note printed as written, Markdown indentation and all)."""
+    if text.isprintable():  # none of them (they are all unprintable): the common case, at C speed (`list --json`
+        return text  # of 100,000 papers scanned each abstract with the pattern twice)
     if has_escape(text):
         text = _ESCAPE_SEQUENCE.sub("", text)
     return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
@@ -104,6 +106,8 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
 def escape_controls_in_json(text: str) -> str:
     """JSON text with every character `strip_control` removes written as a \\u escape (a JSON reader gets
     the exact data; a terminal shows six harmless characters instead of obeying a CSI or reordering text)."""
+    if text.replace("\n", "").isprintable():  # none (see `strip_control`); JSON's own line breaks aside
+        return text
     return _CONTROL.sub(_json_escape, text)
 
 
@@ -141,6 +145,8 @@ def _cut_at_unopened_brace(url: str) -> str:
 
 
 def find_urls(text: str) -> tuple[str, ...]:
+    if "://" not in text:  # most abstracts: not scanned with the pattern
+        return ()
     urls: list[str] = []
     for match in _URL.finditer(text):
         url = _cut_at_unopened_brace(match.group(0)).rstrip(_URL_TRAIL)
