@@ -167,15 +167,18 @@ class MainScreen(Screen):
         return Counts(len(self.papers), read, reading, starred)
 
     def refresh_header(self) -> None:
+        """The header for the view as it is now: while a search is on its way it names the words typed, saying
+        "searching…", and no count (those listed until it answers match older words)."""
         view = self.view
+        pending = view.pending
         self.query_one(StatusLine).show(
             self.papers.name,
             self.counts(),
             view.quick_filter,
             view.search_text,
-            view.matches,
+            None if pending else view.matches,
             view.status_note(self.searcher.index is not None),
-            view.partial,
+            0 if pending else view.partial,
             marked=len(view.marked),
             order=view.sort_label(),
             busy=self.finder.progress,

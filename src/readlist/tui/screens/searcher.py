@@ -28,8 +28,8 @@ class Searcher:
             self.view.result = None
             self.screen.apply_view()
             return
+        self.screen.refresh_header()  # the words typed, "searching…" ("indexing…": it runs when the index is ready)
         if self.index is None:
-            self.screen.refresh_header()  # shows "indexing…"; the search runs when the index is ready
             return
         self._search = self.screen.run_in_thread(self.run_search, text, group="search", exclusive=True)
 
