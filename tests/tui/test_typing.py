@@ -65,3 +65,14 @@ async def test_an_older_querys_result_never_replaces_a_newer_ones(app, monkeypat
         assert taken == ["tables"]
         assert "query: tables → 1 match" in header(app)
         assert main.current_paper.text.startswith("We introduce TableBench")
+
+
+async def test_the_header_names_new_words_as_soon_as_the_bar_holds_them(app):
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = app.main_screen.query_one("#status")
+        bar = app.main_screen.query_one(SearchBar)
+        bar.value = "graph n"  # nothing handled since: the header drawn next must say so already
+        assert "query: graph n" in status.content.plain and "searching…" in status.content.plain
+        await settle(pilot)
+        assert "query: graph n" in header(app) and "searching" not in header(app)

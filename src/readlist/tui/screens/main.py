@@ -104,7 +104,7 @@ class MainScreen(Screen):
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
-        yield SearchBar(id="search")
+        yield SearchBar(typed=self.search_typed, id="search")
         with Horizontal(id="panes"):
             with Vertical(id="list-pane"):
                 yield PaperListView(self.papers.papers, self.look, follow=self.follow_cursor, id="list")
@@ -253,9 +253,9 @@ class MainScreen(Screen):
             self.app.worker_failed(event.worker)
 
     # -- messages from widgets ----------------------------------------------------------------
-    @on(SearchBar.Changed)
-    def search_changed(self, event: SearchBar.Changed) -> None:
-        if self.view.set_search(event.value):
+    def search_typed(self, words: str) -> None:
+        """The search bar's words changed (typed, cleared, set): search them, the header saying so at once."""
+        if self.view.set_search(words):
             self.searcher.refresh()
 
     @on(SearchBar.Leave)
