@@ -291,7 +291,7 @@ class Evaluation:
         return self.marks.terms([paper.title, paper.plain, *paper.authors], ann.words if ann else ())
 
 
-WORD_SCORES_KEPT = 300_000  # papers' scores kept for the words of the latest queries (about 25 MB at most)
+WORD_SCORES_KEPT = 200_000  # papers' scores kept for the latest query words: two common ones at 100k papers, ~20 MB
 
 
 class WordScores:
