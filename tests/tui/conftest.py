@@ -119,6 +119,21 @@ async def run_from_palette(pilot, words: str) -> None:
     await pilot.press("enter")
 
 
+def count_layouts(monkeypatch) -> list[int]:
+    """Count the screen-wide layout passes from now on (Textual's, private): one list, its length the count."""
+    from textual.screen import Screen
+
+    passes: list[int] = []
+    refresh_layout = Screen._refresh_layout
+
+    def counted(self, *args, **kwargs):
+        passes.append(1)
+        return refresh_layout(self, *args, **kwargs)
+
+    monkeypatch.setattr(Screen, "_refresh_layout", counted)
+    return passes
+
+
 async def press_together(pilot, *keys: str) -> None:
     """Keys arriving in one read from the terminal: all queued before the first is handled. A character
     arrives under its key name, as from the terminal (`/` is "slash")."""

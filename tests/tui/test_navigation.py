@@ -11,7 +11,18 @@ from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
-from .conftest import make_app, notifications, press_together, screen_text, settle, wait_for_screen, wait_until
+from .conftest import (
+    count_layouts,
+    make_app,
+    notifications,
+    press_together,
+    screen_text,
+    settle,
+    wait_for_related,
+    wait_for_screen,
+    wait_until,
+    widget_text,
+)
 
 
 def current_title(app) -> str:
@@ -564,3 +575,23 @@ async def test_a_60_by_20_detail_keeps_quit_in_the_footer_and_shows_more_abstrac
         body, related = detail.query_one("#detail-body"), detail.query_one("#detail-related")
         assert related.region.height == 3
         assert body.region.height >= 11  # title, origin, ids and a blank, then six lines of abstract
+
+
+async def test_moving_down_shows_each_paper_and_its_related_without_laying_the_screen_out(tmp_path, monkeypatch):
+    # A layout pass costs the whole screen's: at 100k papers it was most of a navigation key's time (two per key,
+    # the related papers' list emptied and filled again).
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_related(pilot)
+        main = app.main_screen
+        layouts = count_layouts(monkeypatch)
+        for row, key in enumerate(["j", "j", "down", "j"], 1):
+            await pilot.press(key)
+            await wait_for_related(pilot)
+            assert main.paper_list.cursor == row and main.current_paper.index == row + 1
+            assert main.query_one(DetailPane).related_positions  # found again, for this paper
+            assert current_title(app)[:30] in widget_text(app, "#detail-body")
+        await pilot.press("pagedown")
+        await wait_for_related(pilot)
+        assert main.paper_list.cursor > 4 and current_title(app)[:30] in widget_text(app, "#detail-body")
+        assert not layouts

@@ -126,8 +126,21 @@ def test_what_an_empty_view_says(papers, index):
 def test_the_status_line_says_the_search_waits_for_the_index(papers):
     view = ViewState(papers, "unread")
     assert view.status_note(indexed=False) == "indexing…"
-    assert view.status_note(indexed=True) == ""
+    assert view.status_note(indexed=True) == "searching…"
     assert ViewState(papers).status_note(indexed=False) == ""
+
+
+def test_a_search_is_pending_until_the_result_of_its_words_is_taken(papers, index):
+    view = searched(ViewState(papers), index, "graph")
+    assert not view.pending and view.status_note(indexed=True) == ""
+    view.set_search("graph neural")  # typed on: the result listed is the older words'
+    assert view.pending and view.status_note(indexed=True) == "searching…"
+    searched(view, index, "graph neural")
+    assert not view.pending
+    searched(view, index, "year:abc")  # an error is said once its own words answered
+    assert view.status_note(indexed=True).startswith("⚠")
+    view.set_search("year:abcd")
+    assert view.status_note(indexed=True) == "searching…"
 
 
 def test_marks_are_kept_across_searches_and_given_in_the_files_order(papers, index):

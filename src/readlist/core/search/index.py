@@ -13,9 +13,11 @@ import math
 import threading
 from array import array
 from bisect import bisect_left
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from itertools import compress, repeat
+from operator import add, mul, truediv
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,11 @@ class SearchResult:
         if self._evaluation is None:
             return []
         return self._evaluation.matched_terms(position)
+
+
+def _add(scores: dict[int, float], docs: list[int], amounts: Iterable[float]) -> None:
+    """scores[doc] += amount for each paper (from 0.0), in C-level loops: a common word's title hits are thousands."""
+    scores.update(zip(docs, map(add, map(scores.get, docs, repeat(0.0)), amounts), strict=False))
 
 
 class SearchIndex:
@@ -161,23 +168,36 @@ class SearchIndex:
                         if at < size and docs[at] == doc:
                             tf = tfs[at]
                             local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
-                else:
-                    for doc, tf in zip(docs, tfs, strict=True):
-                        if doc in candidates:
-                            local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
+                else:  # the same sum for every posting, in C-level loops: a common word has tens of thousands
+                    sums = map(mul, map(weight.__mul__, tfs), repeat(K1 + 1))
+                    scores = map(truediv, sums, map(add, tfs, map(norms.__getitem__, docs)))
+                    local = dict(compress(zip(docs, scores, strict=True), map(candidates.__contains__, docs)))
             if title_only and self.fields.titled:
                 local = {doc: score for doc, score in local.items() if not papers[doc].known_title}
             titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
-            for doc in candidates.intersection(title.docs_of(tid)):
-                local[doc] = local.get(doc, 0.0) + (titled if papers[doc].known_title else untitled)
+            heads = list(candidates.intersection(title.docs_of(tid)))
+            _add(local, heads, self._title_boosts(heads, titled, untitled))
             if self.has_authors and not title_only and authors.count(tid):
-                for doc in candidates.intersection(authors.docs_of(tid)):
-                    local[doc] = local.get(doc, 0.0) + weight * AUTHOR_BOOST
-            for doc, score in local.items():
-                if score > mine.get(doc, 0.0):
-                    mine[doc] = score
+                _add(local, list(candidates.intersection(authors.docs_of(tid))), repeat(weight * AUTHOR_BOOST))
+            if not mine:
+                mine = local
+                continue
+            keys = list(local)  # each paper's best variant
+            mine.update(zip(keys, map(max, local.values(), map(mine.get, keys, repeat(0.0))), strict=False))
+        if not best:  # the query's first word, or each word apart (see Evaluation.ranked): no sum to make
+            best.update(mine)
+            return
         for doc, score in mine.items():
             best[doc] = best.get(doc, 0.0) + score
+
+    def _title_boosts(self, docs: list[int], titled: float, untitled: float) -> Iterable[float]:
+        """Each paper's boost for a title hit: its file's title counts more than a first sentence standing in."""
+        if not self.fields.titled:
+            return repeat(untitled)
+        if self.fields.titled == len(self.papers):
+            return repeat(titled)
+        papers = self.papers
+        return [titled if papers[doc].known_title else untitled for doc in docs]
 
     def derived_titles(self) -> dict[str, array] | None:
         """Stem -> the papers whose derived title holds it, None until every title is derived (see FieldLookups);

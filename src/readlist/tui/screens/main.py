@@ -108,7 +108,7 @@ class MainScreen(Screen):
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield StatusLine(id="status")
-        yield SearchBar(id="search")
+        yield SearchBar(typed=self.search_typed, id="search")
         with Horizontal(id="panes"):
             with Vertical(id="list-pane"):
                 yield PaperListView(self.papers.papers, self.look, follow=self.follow_cursor, id="list")
@@ -173,15 +173,18 @@ class MainScreen(Screen):
         return Counts(len(self.papers), read, reading, starred)
 
     def refresh_header(self) -> None:
+        """The header for the view as it is now: while a search is on its way it names the words typed, saying
+        "searching…", and no count (those listed until it answers match older words)."""
         view = self.view
+        pending = view.pending
         self.query_one(StatusLine).show(
             self.papers.name,
             self.counts(),
             view.quick_filter,
             view.search_text,
-            view.matches,
+            None if pending else view.matches,
             view.status_note(self.searcher.index is not None),
-            view.partial,
+            0 if pending else view.partial,
             marked=len(view.marked),
             order=view.sort_label(),
             busy=self.finder.progress,
@@ -267,9 +270,9 @@ class MainScreen(Screen):
             self.app.worker_failed(event.worker)
 
     # -- messages from widgets ----------------------------------------------------------------
-    @on(SearchBar.Changed)
-    def search_changed(self, event: SearchBar.Changed) -> None:
-        if self.view.set_search(event.value):
+    def search_typed(self, words: str) -> None:
+        """The search bar's words changed (typed, cleared, set): search them, the header saying so at once."""
+        if self.view.set_search(words):
             self.searcher.refresh()
 
     @on(SearchBar.Leave)

@@ -30,8 +30,8 @@ class Searcher:
             self.screen.apply_view()
             return
         index = self.screen.library.index_for(text)  # every list's for `in:all`
+        self.screen.refresh_header()  # the words typed, "searching…" ("indexing…": it runs when the index is ready)
         if index is None:
-            self.screen.refresh_header()  # shows "indexing…"; the search runs when the index is ready
             return
         self._search = self.screen.run_in_thread(self.run_search, text, index, group="search", exclusive=True)
 

@@ -250,6 +250,12 @@ class ViewState:
         return True
 
     @property
+    def pending(self) -> bool:
+        """A search is on its way: the result listed, if any, answers older words (or another filter)."""
+        query = self.query
+        return bool(query) and (self.result is None or self.result.query != query)
+
+    @property
     def matches(self) -> int | None:
         """Papers matching every word; None without a search."""
         if self.result is None:
@@ -310,11 +316,11 @@ class ViewState:
         return keep, row
 
     def status_note(self, indexed: bool) -> str:
-        """What the status line adds: the search's error, or that the search waits for the index."""
-        note = f"⚠ {self.error}" if self.error else ""
-        if not indexed and (self.search_text.strip() or self.quick_filter != "all"):
-            note = note or "indexing…"
-        return note
+        """What the status line adds: the search's error, or that the search is on its way (waiting for the index
+        first). An older query's error is not this one's."""
+        if self.pending:
+            return "searching…" if indexed else "indexing…"
+        return f"⚠ {self.error}" if self.error else ""
 
     def empty_message(self) -> str:
         """What the detail pane says when no paper is listed."""

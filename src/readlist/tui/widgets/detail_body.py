@@ -48,9 +48,11 @@ class DetailBody(ScrollView, can_focus=True):
             Strip([Segment(seg.text, seg.style) for seg in line.render(console) if seg.text != "\n"])
             for line in self._text.wrap(console, max(width - 1, 1), overflow="fold")  # a column off the bar
         ]
-        # Set the scrollable size without a screen-wide layout pass (the gutter is stable).
-        self.set_reactive(Widget.virtual_size, Size(width, len(self._lines)))
-        self._refresh_scrollbars()
+        # Set the scrollable size without a screen-wide layout pass (the gutter is stable), the scrollbar's thumb
+        # fitted to it (no other widget's layout pass does it on the way, as the related papers' list once did).
+        size = Size(width, len(self._lines))
+        self.set_reactive(Widget.virtual_size, size)
+        self._scroll_update(size)
 
     def on_resize(self) -> None:
         self.fit_width()

@@ -3,6 +3,8 @@ cleared last."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input
@@ -27,9 +29,17 @@ class SearchBar(Input):
     LONG_HINT = f'Search: words, "phrase", -exclude, {", ".join(op.label for op in OPERATORS if op.hint)} …  (/)'
     SHORT_HINT = "Search (/) — ? lists the query forms"
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, typed: Callable[[str], None] | None = None, **kwargs) -> None:
+        """`typed` is told of the words whenever they change."""
         super().__init__(placeholder=self.LONG_HINT, **kwargs)
         self.cleared = ""  # the words Esc cleared last: opening the bar again brings them back
+        # A callback rather than the Changed message: that reaches the screen later, and until it does the header,
+        # drawn meanwhile, named the words before the key as those searched ("query: graph" with "graph n" typed).
+        self.typed = typed
+
+    def watch_value(self, value: str) -> None:
+        if self.typed is not None:
+            self.typed(value)
 
     def clear_and_keep(self) -> None:
         """Clear the words (Esc, here or in the list), keeping them for the next time the bar opens."""

@@ -50,7 +50,9 @@ FITS = (
 class StatusLine(Static):
     def show(self, *parts, **named) -> None:
         """The header for the screen's width; `parts` are `header`'s after the width."""
-        self.update(header(self.app.size.width - 2, *parts, **named))
+        # Its size never follows its text (one line, the screen's width, the text fitted to it): no layout pass, which
+        # costs the whole screen's, at each key typed in the search bar.
+        self.update(header(self.app.size.width - 2, *parts, **named), layout=self.styles.auto_dimensions)
 
 
 def header(
