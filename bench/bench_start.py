@@ -59,7 +59,7 @@ query = sys.argv[2]
 _apply = Searcher.apply_result
 def apply_result(self, text, result):
     _apply(self, text, result)
-    if text == query and not getattr(result, "partial", False):
+    if text == query and result is not None and not result.__dict__.get("partial", False):
         mark("search")
 Searcher.apply_result = apply_result
 

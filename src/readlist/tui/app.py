@@ -205,12 +205,10 @@ class ReadlistApp(App):
             message = f"{self.papers.path} changed on disk; restart readlist to load it"
         self.notify(message, severity="warning", timeout=STICKY, markup=False)
 
-    def index_ready(self, index) -> None:
-        from ..core.search.related import RelatedIndex
-
-        self._related = RelatedIndex(index)
-        # Measure the papers' vectors now, off the UI thread, so the first related lookup is instant.
-        self.run_worker(self._related.lengths, thread=True, group="related-build", exit_on_error=False)
+    def index_ready(self, related) -> None:
+        """Related papers over the search index just made; the searcher's worker goes on to measure what they need
+        (a lookup meanwhile waits for it)."""
+        self._related = related
         gc.freeze()  # the index is long-lived: keep the collector from walking it on every pass
 
     def worker_failed(self, worker) -> None:

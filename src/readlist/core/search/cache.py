@@ -16,8 +16,9 @@ from pathlib import Path
 from ..files.cache import cache_dir, papers_key, prune, write_atomic
 from ..papers.paper import Paper
 from ..text.tokens import TOKENS_VERSION
+from . import build as builder
 from .index import SearchIndex
-from .postings import IndexData, Postings, build_data
+from .postings import IndexData, Postings
 
 FORMAT = 6  # 6: the authors' names are indexed (`author:`)
 MAGIC = b"readlist-search-index"
@@ -159,7 +160,7 @@ def load_or_build(
     path = directory / f"{key}.idx"
     data = load(path, key)
     if data is None or data.size != len(papers):
-        data = build_data(papers, cancelled)
+        data = builder.build(papers, cancelled)
         try:
             save(data, key, path)
             prune(directory, "*.idx", KEEP)
