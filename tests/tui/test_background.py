@@ -1,10 +1,12 @@
 """The background work of a start (the search index, related papers, titles): a search typed meanwhile answers, the
-work stops when the app quits, and a damaged cache is made again."""
+work stops when the app quits, and a cache that cannot be written is said once."""
 
 from __future__ import annotations
 
+import errno
 import threading
 
+from readlist.core.files import cache as files_cache
 from readlist.core.search import cache as index_cache
 from readlist.tui.widgets.status_line import StatusLine
 
@@ -69,6 +71,25 @@ async def test_quitting_stops_the_index_build(tmp_path, monkeypatch):
     await app.workers.wait_for_complete()
     assert seen_cancelled == [True]
     assert not [n for n in notifications(app) if "stopped on an error" in n.message]
+
+
+async def test_a_cache_that_cannot_be_written_is_said_once(tmp_path, monkeypatch):
+    def full(path, chunks, **options):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files_cache, "atomic_write_bytes", full)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"curvature")  # the index, kept in memory, answers
+        await settle(pilot)
+        assert app.main_screen.view.matches == 1 and not app.main_screen.view.result.partial
+        await wait_until(pilot, lambda: len(files_cache.refusals()) >= 2, "the index and titles refused")
+        await app.poll_store()  # which tells refusals too
+        app.tell_cache_refused()
+        said = [n.message for n in notifications(app) if "cannot write the cache" in n.message]
+        assert len(said) == 1
+        assert "No space left on device" in said[0] and str(tmp_path / "home" / ".cache" / "readlist") in said[0]
 
 
 async def test_a_damaged_index_cache_is_made_again(tmp_path):

@@ -92,6 +92,7 @@ class Searcher:
             titled = title_cache.derive_all(papers, cancelled=cancelled)
         if titled and not worker.is_cancelled:
             index.derived_titles()  # what title: searches look up (0.8 s at 100k papers)
+        self.screen.deliver(self.screen.app.tell_cache_refused)  # a cache not saved is said now, not at a poll
 
     def index_ready(self, index, related) -> None:
         self.index = index
