@@ -33,7 +33,7 @@ def build(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> 
     killed at once)."""
     read = rows(papers)
     processes = min(PROCESSES, _cores())
-    if len(read) < IN_PROCESS_BELOW or not sys.executable:
+    if len(read) < IN_PROCESS_BELOW or not sys.executable or sys.platform == "win32":  # (no waiting on its pipes)
         return build_rows(read, cancelled=cancelled)
     size = -(-len(read) // processes)
     starts = range(0, len(read), size)
