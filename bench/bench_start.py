@@ -10,7 +10,8 @@ launch (wall time):
   * search usable: the query, typed right after the first paint, gets its final results (not those marked partial
     while the index is being built);
   * idle: no background worker left running (held for a second: one that starts another counts as one);
-  * background CPU: CPU seconds of the process (all threads) from the list shown to idle;
+  * background CPU: CPU seconds of the process (all threads) from the list shown to idle; workers' CPU: those of the
+    processes it started and saw end (indexing workers);
   * longest stall: the event loop's longest lateness, from the list shown to idle, measured by a task that asks to
     wake every 10 ms (a bench-only App subclass: the app itself pays nothing for it);
   * peak RSS of the process.
@@ -103,6 +104,8 @@ async def main(path):
                 break
         marks["idle"], cpu_idle = quiet_since if quiet_since else (float("nan"), time.process_time())
         marks["cpu"] = cpu_idle - marks.pop("cpu_list")
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)  # worker processes, once ended
+        marks["workers"] = children.ru_utime + children.ru_stime
         late = [lateness for at, lateness in app.stalls if marks["list"] <= at <= marks["idle"]]
         marks["stall"] = max(late) if late else 0.0
     marks["rss"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -116,6 +119,7 @@ COLUMNS = [  # (key, heading, format)
     ("search", "search usable", "{:.2f} s"),
     ("idle", "idle", "{:.1f} s"),
     ("cpu", "background CPU", "{:.1f} s"),
+    ("workers", "workers' CPU", "{:.1f} s"),
     ("stall", "longest stall", "{:.0f} ms"),
     ("rss", "peak RSS", "{:.0f} MB"),
 ]
