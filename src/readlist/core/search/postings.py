@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import re
 import threading
+import time
 from array import array
 from collections import Counter, deque
 from collections.abc import Sequence
@@ -197,7 +198,9 @@ def merge(parts: Sequence[IndexData]) -> IndexData:
     lookups = [dict(zip(part.terms, range(len(part.terms)), strict=True)) for part in parts]
     kinds = ("body", "title", "authors")
     merged = {kind: Postings(array("I", [0]), array("I"), array("H") if kind == "body" else None) for kind in kinds}
-    for term in terms:
+    for n, term in enumerate(terms):
+        if not n & 255:
+            time.sleep(0)  # let a waiting thread (the UI's) run now, not after the interpreter's 5 ms
         for part, lookup in zip(parts, lookups, strict=True):
             tid = lookup.get(term)
             if tid is None:

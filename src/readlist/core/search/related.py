@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 import threading
+import time
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -99,8 +100,10 @@ class RelatedIndex:
         body, log = self.index.data.body, math.log
         squares = [0.0] * self.size
         for tid in range(len(self.index.data.terms)):
-            if cancelled is not None and not tid & 1023 and cancelled.is_set():
-                raise BuildCancelled
+            if not tid & 63:
+                time.sleep(0)  # let a waiting thread (the UI's) run now, not after the interpreter's 5 ms
+                if cancelled is not None and cancelled.is_set():
+                    raise BuildCancelled
             idf = self._kept(tid)
             if idf:
                 for doc, tf in zip(body.docs_of(tid), body.tfs_of(tid), strict=True):
