@@ -82,6 +82,8 @@ class Searcher:
         papers = self.screen.papers.papers
         try:
             index = load_or_build(papers, cancelled=cancelled)
+            if worker.is_cancelled:  # read whole from the cache meanwhile: of no use now
+                return
             related = RelatedIndex(index)
             self.screen.deliver(self.index_ready, index, related)
             related.lengths(cancelled)
