@@ -7,8 +7,8 @@ Cold: an empty cache directory (XDG_CACHE_HOME), so the search index, related pa
 all made anew; warm: the same directory again, as the cold run left it. Per start, measured from the process's
 launch (wall time):
   * list shown: the list's first row drawn;
-  * search usable: the query, typed right after the first paint, gets its final results (not those marked partial
-    while the index is being built);
+  * first answer: the query, typed right after the first paint, gets a result (one marked partial, found before the
+    index was ready, counts); search usable: it gets its final results (the index's);
   * idle: no background worker left running (held for a second: one that starts another counts as one);
   * background CPU: CPU seconds of the process (all threads) from the list shown to idle; workers' CPU: those of the
     processes it started and saw end (indexing workers);
@@ -60,8 +60,10 @@ query = sys.argv[2]
 _apply = Searcher.apply_result
 def apply_result(self, text, result):
     _apply(self, text, result)
-    if text == query and result is not None and not result.__dict__.get("partial", False):
-        mark("search")
+    if text == query and result is not None:
+        mark("answer")
+        if not result.__dict__.get("partial", False):
+            mark("search")
 Searcher.apply_result = apply_result
 
 
@@ -116,6 +118,7 @@ print(json.dumps(asyncio.run(main(sys.argv[1]))))
 
 COLUMNS = [  # (key, heading, format)
     ("list", "list shown", "{:.2f} s"),
+    ("answer", "first answer", "{:.2f} s"),
     ("search", "search usable", "{:.2f} s"),
     ("idle", "idle", "{:.1f} s"),
     ("cpu", "background CPU", "{:.1f} s"),
