@@ -23,7 +23,7 @@ from ..papers.paper import Paper
 from .postings import BuildCancelled, IndexData, Row, build_rows, merge, rows
 
 PROCESSES = 4  # worker processes at most (the machine's cores, if fewer)
-IN_PROCESS_BELOW = 20_000  # papers: a smaller list is indexed in the calling thread (2 s at most)
+IN_PROCESS_BELOW = 5_000  # papers: a smaller list is indexed in the calling thread (half a second at most)
 BATCH = 1_000  # rows pickled at a time: the caller never holds the interpreter long while sending them
 WAIT = 0.1  # seconds between looks at `cancelled` while the workers index
 
