@@ -233,8 +233,8 @@ def test_related_reads_the_cached_search_index_and_builds_nothing_else(env, tmp_
     def no_build(*args, **kwargs):
         raise AssertionError("index built again")
 
-    monkeypatch.setattr(postings, "build_data", no_build)
-    monkeypatch.setattr("readlist.core.search.cache.build_data", no_build)
+    monkeypatch.setattr(postings, "build_rows", no_build)
+    monkeypatch.setattr("readlist.core.search.build.build", no_build)  # what the cache builds with
     monkeypatch.setattr(RelatedIndex, "build", no_build)
     again = run("related", "#1")
     assert again.exit_code == 0 and again.output == first.output

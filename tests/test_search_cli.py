@@ -1,5 +1,6 @@
 """`readlist search` and the on-disk index cache."""
 
+import dataclasses
 import json
 
 import pytest
@@ -69,6 +70,22 @@ def test_cache_round_trip_and_damage(tmp_path):
     again = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
     assert list(again.search("protein").positions) == [2]
     assert index_cache.load(files[0], "other key") is None
+
+
+@pytest.mark.parametrize("damage", ["a paper past the list", "terms out of order"])
+def test_a_cached_index_that_cannot_be_this_lists_is_built_again(tmp_path, monkeypatch, damage):
+    monkeypatch.setattr(index_cache, "SLICE", 2)  # the checks, made a slice at a time, cross slices here
+    (tmp_path / "p.txt").write_text(TEXT, encoding="utf-8")
+    papers = read_papers(tmp_path / "p.txt").papers
+    data = index_cache.load_or_build(papers, cache_dir=tmp_path / "c").data
+    if damage == "a paper past the list":
+        data.body.docs[-1] = len(papers)
+    else:
+        data = dataclasses.replace(data, terms=tuple(reversed(data.terms)))
+    key = index_cache.content_key(papers)
+    index_cache.save(data, key, tmp_path / "c" / f"{key}.idx")
+    assert index_cache.load(tmp_path / "c" / f"{key}.idx", key) is None
+    assert list(index_cache.load_or_build(papers, cache_dir=tmp_path / "c").search("protein").positions) == [2]
 
 
 def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):

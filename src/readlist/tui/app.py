@@ -14,6 +14,7 @@ from platformdirs import user_downloads_path
 from textual import events
 from textual.app import App
 
+from ..core.files.cache import refusal_message, refusals
 from ..core.files.paths import ui_state_path
 from ..core.papers.formats import FORMATS, load_papers
 from ..core.papers.paper import PaperList
@@ -88,6 +89,7 @@ class ReadlistApp(App):
         self._state_saved = False
         self._state_written = self._state_seen = self.state  # what the file holds; what the last tick saw
         self._quit_anyway = False
+        self._cache_refusals: int | None = len(refusals())  # cache writes refused before; None once one is told
         # Papers live as long as the app: moving them out of the collector's reach keeps full
         # collections (which would walk 100k papers) from stalling key presses.
         gc.freeze()
@@ -247,6 +249,7 @@ class ReadlistApp(App):
                 self._papers_stamp = state[1]
             else:
                 self.paper_file_changed(removed=state[0] == "removed")
+        self.tell_cache_refused()
         for message in self.store.notices[self._notices_shown :]:  # e.g. damaged by another program
             self.notify(message, severity="error", timeout=STICKY, markup=False)
         self._notices_shown = len(self.store.notices)
@@ -260,6 +263,16 @@ class ReadlistApp(App):
                 main.found_changed()
                 main.searcher.start_index()
             main.refresh_all()
+
+    def tell_cache_refused(self) -> None:
+        """Said once, the first time a cache file could not be written (a read-only or full cache directory): what
+        it held stays in memory, and the next start makes it again."""
+        if self._cache_refusals is None:
+            return
+        refused = refusals()[self._cache_refusals :]
+        if refused:
+            self._cache_refusals = None
+            self.notify(refusal_message(*refused[0]), severity="warning", timeout=NOTICE, markup=False)
 
     def _paper_file_state(self, watched: tuple[int, int]) -> tuple[str, tuple[int, int] | None]:
         """The paper file's state (see source.file_state); its bytes' digest is taken on the first poll, after the
@@ -278,12 +291,10 @@ class ReadlistApp(App):
             message = f"{self.papers.path} changed on disk; restart readlist to load it"
         self.notify(message, severity="warning", timeout=STICKY, markup=False)
 
-    def index_ready(self, index) -> None:
-        from ..core.search.related import RelatedIndex
-
-        self._related = RelatedIndex(index)
-        # Measure the papers' vectors now, off the UI thread, so the first related lookup is instant.
-        self.run_worker(self._related.lengths, thread=True, group="related-build", exit_on_error=False)
+    def index_ready(self, related) -> None:
+        """Related papers over the search index just made; the searcher's worker goes on to measure what they need
+        (a lookup meanwhile waits for it)."""
+        self._related = related
         gc.freeze()  # the index is long-lived: keep the collector from walking it on every pass
 
     def worker_failed(self, worker) -> None:

@@ -1,7 +1,8 @@
 """Files in the user cache directory: derived data that is rebuilt when missing, stale or damaged.
 
 Writes are atomic (a reader sees the old file or the new one) but not durable: losing a cache file
-to a crash only costs the next run the time to rebuild it.
+to a crash only costs the next run the time to rebuild it. A write refused (a read-only or full directory) leaves
+what it would have saved in memory only; the refusals are kept (see refusals) for a program to say so.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Protocol
 from .atomic import TEMP_SUFFIX, atomic_write_bytes
 
 STALE_TEMP = 3600  # seconds: a temporary file this old was left by a crash, not being written now
+_refusals: list[tuple[Path, OSError]] = []  # every cache write refused in this process, first first
 
 
 def cache_dir(name: str) -> Path:
@@ -41,7 +43,26 @@ def papers_key(header: str, papers: Iterable[Keyed]) -> str:
 
 
 def write_atomic(path: Path, chunks: Iterable[bytes | memoryview]) -> None:
-    atomic_write_bytes(path, chunks, durable=False)
+    """Write a cache file; an OSError is raised as it comes, and kept among the refusals."""
+    try:
+        atomic_write_bytes(path, chunks, durable=False)
+    except OSError as exc:
+        _refusals.append((path, exc))
+        raise
+
+
+def refusals() -> list[tuple[Path, OSError]]:
+    """The cache files whose writing was refused in this process so far, with why, first first."""
+    return list(_refusals)
+
+
+def refusal_message(path: Path, error: OSError) -> str:
+    """One line saying that a cache directory cannot be written, and what that costs."""
+    reason = error.strerror or str(error) or type(error).__name__
+    return (
+        f"{path.parent}: cannot write the cache ({reason}); the search index and titles are kept in memory "
+        "and made again at the next start"
+    )
 
 
 def prune(directory: Path, pattern: str, keep: int) -> None:

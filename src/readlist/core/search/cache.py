@@ -16,12 +16,14 @@ from pathlib import Path
 from ..files.cache import cache_dir, papers_key, prune, write_atomic
 from ..papers.paper import Paper
 from ..text.tokens import TOKENS_VERSION
+from . import build as builder
 from .index import SearchIndex
-from .postings import IndexData, Postings, build_data
+from .postings import IndexData, Postings
 
 FORMAT = 6  # 6: the authors' names are indexed (`author:`)
 MAGIC = b"readlist-search-index"
 KEEP = 8  # cached indexes kept; the least recently written go first
+SLICE = 1 << 16  # values checked at a time when an index is loaded (see _consistent)
 _SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("title.starts", "I"),
              ("title.docs", "I"), ("lengths", "I"), ("authors.starts", "I"), ("authors.docs", "I"))  # fmt: skip
 
@@ -106,14 +108,19 @@ def load(path: Path, key: str) -> IndexData | None:
 
 
 def _consistent(data: IndexData) -> bool:
+    """Whether loaded data can be an index of `data.size` papers. Read a slice at a time: one call over 10 million
+    postings would hold the interpreter for a third of a second, and the UI waits for it meanwhile."""
     n, size = len(data.terms), data.size
     for postings in (data.body, data.title, data.authors):
-        starts = postings.starts
-        if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(postings.docs):
+        starts, docs = postings.starts, postings.docs
+        if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(docs):
             return False
-        if postings.docs and max(postings.docs) >= size:
+        if any(max(docs[at : at + SLICE]) >= size for at in range(0, len(docs), SLICE)):
             return False
-    return len(data.body.tfs or ()) == len(data.body.docs) and list(data.terms) == sorted(data.terms)
+    terms = data.terms
+    return len(data.body.tfs or ()) == len(data.body.docs) and all(
+        terms[at : at + SLICE + 1] == tuple(sorted(terms[at : at + SLICE + 1])) for at in range(0, n, SLICE)
+    )
 
 
 LENGTHS_MAGIC = b"readlist-related-lengths"
@@ -159,7 +166,7 @@ def load_or_build(
     path = directory / f"{key}.idx"
     data = load(path, key)
     if data is None or data.size != len(papers):
-        data = build_data(papers, cancelled)
+        data = builder.build(papers, cancelled)
         try:
             save(data, key, path)
             prune(directory, "*.idx", KEEP)

@@ -47,6 +47,7 @@ class SearchResult:
     full_matches: int
     error: str | None = None
     missing: bool = False
+    partial: bool = False  # found without the index (see scan): its answer replaces this one
     _evaluation: Evaluation | None = field(default=None, repr=False, compare=False)
 
     def spans(self, text: str) -> list[tuple[int, int]]:

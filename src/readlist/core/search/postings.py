@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 import re
 import threading
+import time
 from array import array
 from collections import Counter, deque
 from collections.abc import Sequence
@@ -62,9 +63,13 @@ def title_source(paper: Paper) -> str:
 
     A long first sentence is cut after about TITLE_CHARS characters, at a word boundary.
     """
-    if paper.known_title:
-        return index_form(paper.known_title)
-    head = _SENTENCE.split(paper.text[: TITLE_CHARS * 3], maxsplit=1)[0]
+    return _title_source(paper.text, paper.known_title)
+
+
+def _title_source(text: str, known_title: str | None) -> str:
+    if known_title:
+        return index_form(known_title)
+    head = _SENTENCE.split(text[: TITLE_CHARS * 3], maxsplit=1)[0]
     if len(head) > TITLE_CHARS:
         head = head[: TITLE_CHARS + 1]
         head = head if head[-1].isspace() else head.rsplit(None, 1)[0]
@@ -73,8 +78,20 @@ def title_source(paper: Paper) -> str:
 
 def author_words(paper: Paper) -> list[str]:
     """The folded words of the paper's authors' names ("Bernhard Schölkopf": bernhard, scholkopf)."""
-    authors = paper.authors
+    return _author_words(paper.authors)
+
+
+def _author_words(authors: Sequence[str]) -> list[str]:
     return split_words(index_form(" ".join(authors))) if authors else []
+
+
+# What the build reads of a paper: its abstract, its known title, its authors' names (see rows).
+Row = tuple[str, str | None, tuple[str, ...]]
+
+
+def rows(papers: Sequence[Paper]) -> list[Row]:
+    """What the build reads of each paper, in plain values a worker process can be sent."""
+    return [(paper.text, paper.known_title, paper.authors) for paper in papers]
 
 
 MAX_TF = 0xFFFF  # counts are kept in 16 bits
@@ -99,16 +116,21 @@ def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]
 
 def build_data(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> IndexData:
     """Index the papers. The collector is paused meanwhile: the build makes millions of objects, no cycles."""
+    return build_rows(rows(papers), cancelled=cancelled)
+
+
+def build_rows(rows: Sequence[Row], first: int = 0, cancelled: threading.Event | None = None) -> IndexData:
+    """Index the papers read as `rows`, numbered from `first` (a part of a list built apart: see merge)."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(papers, cancelled)
+        return _build(rows, first, cancelled)
     finally:
         if enabled:
             gc.enable()
 
 
-def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexData:
+def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None) -> IndexData:
     term_of: dict[str, int] = {}  # folded word -> term id (of its stem)
     id_of_stem: dict[str, int] = {}
     body_docs: list[list[int]] = []
@@ -130,10 +152,12 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
         return tid
 
     append = list.append
-    for doc, paper in enumerate(papers):
-        if cancelled is not None and not doc & 255 and cancelled.is_set():
-            raise BuildCancelled
-        form = index_form(paper.text)
+    for doc, (text, known_title, authors) in enumerate(rows, first):
+        if not doc & 15:
+            time.sleep(0)  # let a waiting thread (the UI's, when built in its process) run every ~2 ms, not every 5
+            if cancelled is not None and cancelled.is_set():
+                raise BuildCancelled
+        form = index_form(text)
         found = split_words(form)
         for word in set(found).difference(term_of, STOPWORDS):
             term_id(word)
@@ -143,13 +167,13 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
         # C-level loops: one list.append per (term, paper) pair
         deque(map(append, map(body_docs.__getitem__, counts), repeat(doc)), maxlen=0)
         deque(map(append, map(body_tfs.__getitem__, counts), counts.values()), maxlen=0)
-        heading = set(split_words(title_source(paper)))
+        heading = set(split_words(_title_source(text, known_title)))
         for word in heading.difference(term_of, STOPWORDS):
             term_id(word)
         tids = set(map(term_of.get, heading))
         tids.discard(None)
         deque(map(append, map(title_docs.__getitem__, tids), repeat(doc)), maxlen=0)
-        names = author_words(paper)
+        names = _author_words(authors)
         if names:  # kept apart from the abstract's words: BM25's lengths and related papers read the abstract only
             for word in set(names).difference(term_of, STOPWORDS):
                 term_id(word)
@@ -164,3 +188,35 @@ def _build(papers: Sequence[Paper], cancelled: threading.Event | None) -> IndexD
         lengths=lengths,
         authors=_flatten(author_docs, order, None),
     )
+
+
+def merge(parts: Sequence[IndexData]) -> IndexData:
+    """One index of parts built apart, in the order of their papers (each numbered from where the one before ends):
+    the same index as one build of all their papers. A loop of small steps, so the thread running it never holds
+    the interpreter long (a UI thread beside it keeps drawing)."""
+    if len(parts) == 1:
+        return parts[0]
+    terms = sorted(set().union(*(part.terms for part in parts)))
+    lookups = [dict(zip(part.terms, range(len(part.terms)), strict=True)) for part in parts]
+    kinds = ("body", "title", "authors")
+    merged = {kind: Postings(array("I", [0]), array("I"), array("H") if kind == "body" else None) for kind in kinds}
+    for n, term in enumerate(terms):
+        if not n & 255:
+            time.sleep(0)  # let a waiting thread (the UI's) run now, not after the interpreter's 5 ms
+        for part, lookup in zip(parts, lookups, strict=True):
+            tid = lookup.get(term)
+            if tid is None:
+                continue
+            for kind in kinds:
+                source, target = getattr(part, kind), merged[kind]
+                start, end = source.starts[tid], source.starts[tid + 1]
+                if start != end:
+                    target.docs.extend(source.docs[start:end])
+                    if target.tfs is not None and source.tfs is not None:
+                        target.tfs.extend(source.tfs[start:end])
+        for postings in merged.values():
+            postings.starts.append(len(postings.docs))
+    lengths = array("I")
+    for part in parts:
+        lengths.extend(part.lengths)
+    return IndexData(tuple(terms), merged["body"], merged["title"], lengths, merged["authors"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 import heapq
 import math
 import threading
+import time
 from array import array
 from collections import Counter
 from collections.abc import Sequence
@@ -20,6 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..text.tokens import STOPWORDS, index_form, split_words, stem
+from .postings import BuildCancelled
 
 if TYPE_CHECKING:
     from ..papers.paper import Paper
@@ -80,23 +82,28 @@ class RelatedIndex:
             return 0.0
         return math.log(self.size / df)
 
-    def lengths(self) -> array:
-        """Each paper's TF-IDF vector length: saved beside a cached index, measured when not there."""
+    def lengths(self, cancelled: threading.Event | None = None) -> array:
+        """Each paper's TF-IDF vector length: saved beside a cached index, measured when not there. Raises
+        BuildCancelled if `cancelled` is set while they are measured (a later call measures them)."""
         from .cache import lengths_path, load_lengths, save_lengths
 
         with self._lock:
             if self._lengths is None:
                 path = lengths_path(self.index)
                 saved = load_lengths(path, LENGTHS_VERSION, self.size) if path is not None else None
-                self._lengths = saved if saved is not None else self._measure()
+                self._lengths = saved if saved is not None else self._measure(cancelled)
                 if saved is None and path is not None:
                     save_lengths(self._lengths, LENGTHS_VERSION, path)
             return self._lengths
 
-    def _measure(self) -> array:
+    def _measure(self, cancelled: threading.Event | None) -> array:
         body, log = self.index.data.body, math.log
         squares = [0.0] * self.size
         for tid in range(len(self.index.data.terms)):
+            if not tid & 63:
+                time.sleep(0)  # let a waiting thread (the UI's) run now, not after the interpreter's 5 ms
+                if cancelled is not None and cancelled.is_set():
+                    raise BuildCancelled
             idf = self._kept(tid)
             if idf:
                 for doc, tf in zip(body.docs_of(tid), body.tfs_of(tid), strict=True):

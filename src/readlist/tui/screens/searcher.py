@@ -1,5 +1,5 @@
 """The main screen's searches: the index built after the first paint, and each query of the view state answered in a
-worker thread, its result handed back to the screen."""
+worker thread, its result handed back to the screen (before the index is ready, by a pass over the papers' texts)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,12 @@ from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
 
+from .library import everywhere
+
 if TYPE_CHECKING:
     from .main import MainScreen
+
+TITLES_AHEAD = 20_000  # papers: a list this small has every title derived in the background (2 s at most)
 
 
 class Searcher:
@@ -30,9 +34,9 @@ class Searcher:
             self.screen.apply_view()
             return
         index = self.screen.library.index_for(text)  # every list's for `in:all`
-        self.screen.refresh_header()  # the words typed, "searching…" ("indexing…": it runs when the index is ready)
-        if index is None:
-            return
+        self.screen.refresh_header()  # the words typed, "searching…" ("indexing…" until the index answers)
+        if index is None and everywhere(text):
+            return  # every list is read and indexed first; the search runs once it is
         self._search = self.screen.run_in_thread(self.run_search, text, index, group="search", exclusive=True)
 
     async def settled(self) -> None:
@@ -43,15 +47,20 @@ class Searcher:
                 await worker.wait()
 
     def run_search(self, text: str, index) -> None:
-        """Search `text` in `index` (in a worker thread) and hand the result to apply_result."""
+        """Search `text` in `index` (in a worker thread) and hand the result to apply_result; before the index is
+        ready (None), the papers' texts are read for its words (a partial result: the index's answer follows)."""
         from ...core.search.index import BuildCancelled
+        from ...core.search.scan import scan
 
         worker = get_current_worker()
         try:
-            result = index.search(text, self.screen.app.store.all(), cancelled=worker.cancelled_event)
+            if index is not None:
+                result = index.search(text, self.screen.app.store.all(), cancelled=worker.cancelled_event)
+            else:
+                result = scan(self.screen.papers.papers, text, cancelled=worker.cancelled_event)
         except BuildCancelled:  # a newer query took over while titles were derived or texts read (-the)
             return
-        if not worker.is_cancelled:
+        if not worker.is_cancelled:  # None: a query only the index answers lists every paper until it does
             self.screen.deliver(self.apply_result, text, result)
 
     def apply_result(self, text: str, result) -> None:
@@ -62,28 +71,40 @@ class Searcher:
         self.screen.run_in_thread(self.build_index, group="index", exclusive=True)
 
     def build_index(self) -> None:
-        """The search index, then every derived title (`title:` searches them), both cached on disk (in a worker
-        thread)."""
+        """The background work, in the order that serves a user first (in a worker thread, each step stopped when
+        the app quits): the search index, from the cache or built in worker processes; then the papers' vector
+        lengths that related papers need; then the derived titles a `title:` search reads, from the cache, or for
+        a list of less than TITLES_AHEAD papers derived (a bigger list derives the titles of the rows it shows, and
+        a `title:` search those it checks)."""
         from ...core.papers import title_cache
         from ...core.search.cache import load_or_build
+        from ...core.search.index import BuildCancelled
+        from ...core.search.related import RelatedIndex
 
         worker = get_current_worker()
+        cancelled = worker.cancelled_event
         papers = self.screen.papers.papers
-        titled = title_cache.prime(papers)
-        index = load_or_build(papers, cancelled=worker.cancelled_event)
-        if worker.is_cancelled:
+        try:
+            index = load_or_build(papers, cancelled=cancelled)
+            if worker.is_cancelled:  # read whole from the cache meanwhile: of no use now
+                return
+            related = RelatedIndex(index)
+            self.screen.deliver(self.index_ready, index, related)
+            related.lengths(cancelled)
+        except BuildCancelled:  # the app is closing, or a new index was asked for
             return
-        self.screen.deliver(self.index_ready, index)
-        if not titled:
-            titled = title_cache.derive_all(papers, cancelled=worker.cancelled_event)
+        titled = title_cache.prime(papers)
+        if not titled and len(papers) < TITLES_AHEAD:
+            titled = title_cache.derive_all(papers, cancelled=cancelled)
         if titled and not worker.is_cancelled:
             index.derived_titles()  # what title: searches look up (0.8 s at 100k papers)
+        self.screen.deliver(self.screen.app.tell_cache_refused)  # a cache not saved is said now, not at a poll
 
-    def index_ready(self, index) -> None:
+    def index_ready(self, index, related) -> None:
         self.index = index
         if self.view.query:
             self.refresh()
-        self.screen.app.index_ready(index)
+        self.screen.app.index_ready(related)
         position = self.screen.paper_list.current
         if position is not None:
             self.screen.shown_paper.load_related(position)  # the paper shown waited for the index to find its related

@@ -1,0 +1,126 @@
+"""Building a list's search index in worker processes: its papers in parts, each part indexed by a Python process of
+its own (one per core, up to PROCESSES), the parts then merged into one index.
+
+Indexing 100k papers takes about 20 CPU seconds of Python. In a thread of the app's own process it would share the
+interpreter with the UI (each key waiting its turn) and use one core; in worker processes it leaves the UI alone and
+uses every core. A small list is indexed in the calling thread: starting processes would cost it more. A worker is
+`python -m readlist.core.search.build`, fed its papers' rows and answering with its part's index, both pickled over
+its pipes (it imports no module of the caller's program, as multiprocessing's would).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import selectors
+import subprocess
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..papers.paper import Paper
+from .postings import BuildCancelled, IndexData, Row, build_rows, merge, rows
+
+PROCESSES = 4  # worker processes at most (the machine's cores, if fewer)
+IN_PROCESS_BELOW = 5_000  # papers: a smaller list is indexed in the calling thread (half a second at most)
+BATCH = 1_000  # rows pickled at a time: the caller never holds the interpreter long while sending them
+WAIT = 0.1  # seconds between looks at `cancelled` while the workers index
+
+
+def build(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> IndexData:
+    """The index data of the papers; raises BuildCancelled if `cancelled` is set meanwhile (the workers are
+    killed at once)."""
+    read = rows(papers)
+    processes = min(PROCESSES, _cores())
+    if len(read) < IN_PROCESS_BELOW or not sys.executable or sys.platform == "win32":  # (no waiting on its pipes)
+        return build_rows(read, cancelled=cancelled)
+    size = -(-len(read) // processes)
+    starts = range(0, len(read), size)
+    workers: list[subprocess.Popen] = []
+    try:
+        try:
+            workers.extend(_start() for _ in starts)
+        except OSError:  # no process can be started here: one thread does it all
+            return build_rows(read, cancelled=cancelled)
+        for worker, first in zip(workers, starts, strict=True):
+            _send(worker, first, read[first : first + size], cancelled)
+        return merge(_results(workers, cancelled))
+    finally:
+        for worker in workers:
+            if worker.poll() is None:  # cancelled, or failed elsewhere: its work is of no use now
+                worker.kill()
+            worker.wait()
+
+
+def _start() -> subprocess.Popen:
+    package_root = str(Path(__file__).resolve().parents[3])  # where `readlist` is imported from here
+    path = os.environ.get("PYTHONPATH")
+    env = dict(os.environ, PYTHONPATH=package_root + (os.pathsep + path if path else ""))
+    command = [sys.executable, "-m", "readlist.core.search.build"]
+    return subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+
+
+def _send(worker: subprocess.Popen, first: int, part: Sequence[Row], cancelled: threading.Event | None) -> None:
+    stdin = worker.stdin
+    assert stdin is not None
+    try:
+        pickle.dump(first, stdin)
+        for start in range(0, len(part), BATCH):
+            if cancelled is not None and cancelled.is_set():
+                raise BuildCancelled
+            pickle.dump(part[start : start + BATCH], stdin, protocol=pickle.HIGHEST_PROTOCOL)
+        pickle.dump(None, stdin)
+        stdin.close()
+    except BrokenPipeError:  # the worker stopped early: what it said is read with its (missing) result
+        pass
+
+
+def _results(workers: list[subprocess.Popen], cancelled: threading.Event | None) -> list[IndexData]:
+    """Each worker's part, in order, read from all of them as they write (a full pipe would stop a worker)."""
+    outputs: dict[int, list[bytes]] = {}
+    with selectors.DefaultSelector() as selector:
+        for n, worker in enumerate(workers):
+            for stream in (worker.stdout, worker.stderr):
+                assert stream is not None
+                selector.register(stream, selectors.EVENT_READ, n)
+                outputs[stream.fileno()] = []
+        while selector.get_map():
+            if cancelled is not None and cancelled.is_set():
+                raise BuildCancelled
+            for key, _ in selector.select(WAIT):
+                chunk = os.read(key.fd, 1 << 20)
+                if chunk:
+                    outputs[key.fd].append(chunk)
+                else:
+                    selector.unregister(key.fileobj)
+    parts = []
+    for worker in workers:
+        assert worker.stdout is not None and worker.stderr is not None
+        if worker.wait() != 0:
+            said = b"".join(outputs[worker.stderr.fileno()]).decode("utf-8", "replace").strip().splitlines()
+            raise RuntimeError(f"an indexing process stopped ({said[-1] if said else f'status {worker.returncode}'})")
+        parts.append(pickle.loads(b"".join(outputs[worker.stdout.fileno()])))
+    return parts
+
+
+def serve() -> None:
+    """A worker process: read the first paper's number and batches of rows until None, write the part's index."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    first = pickle.load(stdin)
+    part: list[Row] = []
+    while (batch := pickle.load(stdin)) is not None:
+        part.extend(batch)
+    pickle.dump(build_rows(part, first), stdout, protocol=pickle.HIGHEST_PROTOCOL)
+    stdout.flush()
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+if __name__ == "__main__":
+    serve()

@@ -1,0 +1,107 @@
+"""The background work of a start (the search index, related papers, titles): a search typed meanwhile answers, the
+work stops when the app quits, and a cache that cannot be written is said once."""
+
+from __future__ import annotations
+
+import errno
+import threading
+
+from readlist.core.files import cache as files_cache
+from readlist.core.search import cache as index_cache
+from readlist.tui.widgets.status_line import StatusLine
+
+from .conftest import make_app, notifications, settle, wait_until, widget_text
+
+
+def slowed_index(monkeypatch) -> tuple[threading.Event, list[bool]]:
+    """Make the index build wait until the returned event is set (or the build is cancelled, which the returned
+    list then records)."""
+    release, seen_cancelled = threading.Event(), []
+    original = index_cache.load_or_build
+
+    def slow(papers, cache_dir=None, cancelled=None):
+        while not release.wait(0.01):
+            if cancelled is not None and cancelled.is_set():
+                seen_cancelled.append(True)
+                return original(papers, cache_dir, cancelled)
+        return original(papers, cache_dir, cancelled)
+
+    monkeypatch.setattr(index_cache, "load_or_build", slow)
+    return release, seen_cancelled
+
+
+async def test_a_search_typed_at_once_answers_before_the_index_is_built(tmp_path, monkeypatch):
+    release, _ = slowed_index(monkeypatch)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"curvature")
+        await wait_until(pilot, lambda: main.view.matches == 1, "the papers' texts to answer")
+        assert main.searcher.index is None  # answered without the index
+        assert main.current_paper.text.startswith("Graph neural networks")
+        assert main.view.result.partial
+        assert "indexing…" in widget_text(app, StatusLine)  # the answer is not the index's yet
+        release.set()
+        await wait_until(pilot, lambda: main.searcher.index is not None, "the search index")
+        await wait_until(pilot, lambda: not main.view.result.partial, "the index's answer")
+        assert main.view.matches == 1
+        assert "indexing…" not in widget_text(app, StatusLine)
+
+
+async def test_a_query_only_the_index_answers_waits_for_it(tmp_path, monkeypatch):
+    release, _ = slowed_index(monkeypatch)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"-curvature")
+        await main.searcher.settled()
+        await pilot.pause()
+        assert main.view.result is None and "indexing…" in widget_text(app, StatusLine)
+        release.set()
+        await wait_until(pilot, lambda: main.view.result is not None, "the index's answer")
+        assert not main.view.result.partial and main.view.matches == 4  # every paper but the one saying it
+
+
+async def test_quitting_stops_the_index_build(tmp_path, monkeypatch):
+    _, seen_cancelled = slowed_index(monkeypatch)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+    await app.workers.wait_for_complete()
+    assert seen_cancelled == [True]
+    assert not [n for n in notifications(app) if "stopped on an error" in n.message]
+
+
+async def test_a_cache_that_cannot_be_written_is_said_once(tmp_path, monkeypatch):
+    def full(path, chunks, **options):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files_cache, "atomic_write_bytes", full)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"curvature")  # the index, kept in memory, answers
+        await settle(pilot)
+        assert app.main_screen.view.matches == 1 and not app.main_screen.view.result.partial
+        await wait_until(pilot, lambda: len(files_cache.refusals()) >= 2, "the index and titles refused")
+        await app.poll_store()  # which tells refusals too
+        app.tell_cache_refused()
+        said = [n.message for n in notifications(app) if "cannot write the cache" in n.message]
+        assert len(said) == 1
+        assert "No space left on device" in said[0] and str(tmp_path / "home" / ".cache" / "readlist") in said[0]
+
+
+async def test_a_damaged_index_cache_is_made_again(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+    [cached] = (tmp_path / "home" / ".cache" / "readlist" / "search").glob("*.idx")
+    cached.write_bytes(cached.read_bytes()[:-7])  # cut short, as by a full disk
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"curvature")
+        await settle(pilot)
+        assert app.main_screen.view.matches == 1 and not app.main_screen.view.result.partial
+    assert index_cache.load(cached, cached.stem) is not None  # written whole again
