@@ -288,6 +288,13 @@ def test_any_papers_give_bibtex_that_parses_and_csl_json_with_unique_keys(rows, 
     assert [item["id"] for item in items] == [entry.key for entry in found]
 
 
+def test_an_author_of_a_word_and_punctuation_is_cited_as_written():
+    """An author "0<NEL>," (a line break of another kind, then a comma) ended the export in a traceback."""
+    odd = Paper(id="0" * 12, index=1, text="We study x.", record=Record(authors=("0\x85,", "Ada Lovelace")))
+    found = entries(export([odd], {}, "bibtex"))
+    assert len(found) == 1 and found[0].key.startswith("0")
+
+
 def test_a_citation_links_the_paper_not_a_script_or_its_code():
     code = "We release code at https://github.com/x/y and study sparse attention."
     script = paper(code, 1, "Sparse Attention", url="javascript:alert(1)", arxiv_id="2301.00001")

@@ -82,6 +82,8 @@ class Name:
         if len(words) < 2 or "and" in words:  # "Barnes and Noble": an organisation
             return cls(literal=" ".join(words))
         family = surname(name).split()
+        if not family:  # punctuation alone after the first word ("0 ,"): no surname to take apart
+            return cls(literal=" ".join(words))
         start = len(words) - len(family)
         while start > 0 and [word.rstrip(",") for word in words[start : start + len(family)]] != family:
             start -= 1  # before the suffixes
