@@ -317,10 +317,13 @@ class ViewState:
 
     def status_note(self, indexed: bool) -> str:
         """What the status line adds: the search's error, or that the search is on its way (waiting for the index
-        first). An older query's error is not this one's."""
+        first), or that its answer is not the index's yet (a pass over the texts). An older query's error is not
+        this one's."""
         if self.pending:
             return "searching…" if indexed else "indexing…"
-        return f"⚠ {self.error}" if self.error else ""
+        if self.error:
+            return f"⚠ {self.error}"
+        return "indexing…" if not indexed and (self.search_text.strip() or self.quick_filter != "all") else ""
 
     def empty_message(self) -> str:
         """What the detail pane says when no paper is listed."""
