@@ -21,6 +21,8 @@ from readlist.core.text.normalize import field_to_text, find_urls, normalize_ws,
         ("we propose **DReaMAD** and *FastDiff*", "we propose DReaMAD and FastDiff"),
         ("we have wit- nessed growth on Hug- ging Face", "we have witnessed growth on Hugging Face"),
         ("both pre- and post-training", "both pre- and post-training"),
+        ("- ab- cd, pre- and- post, naïve- ly", "- abcd, pre- and- post, naïve- ly"),  # a kept pair is not joined on
+        ("{G}eneration of x{y}z, not \\frac{a}{b} or a_{b}c", "Generation of xyz, not a/b or a_{b}c"),
         ("line one\nline two", "line one line two"),
         (r"runs in $\mathcal{O}(\log n)$ time", "runs in 𝒪(log n) time"),
         ("Large Language Models~(LLMs) and e.g.~the rest", "Large Language Models (LLMs) and e.g. the rest"),  # ties

@@ -46,6 +46,7 @@ _MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])([^*
 _MD_CODE = re.compile(r"`([^`\n]+)`")
 # A line-break hyphen: "wit- nessed". Kept when the next word joins a list ("pre- and post-").
 _BREAK_HYPHEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _HYPHEN_KEEP = frozenset({"and", "or", "nor", "to", "vs", "versus", "as", "but", "with", "than"})
 _TIE = re.compile(r"(?<=[\w.,;:)}])~(?=[(\\$A-Za-z])")
 
@@ -234,7 +235,17 @@ def field_to_text(value: str) -> str:
 
 
 def unwrap_word_braces(text: str) -> str:
-    return _WORD_BRACES.sub(lambda m: (m.group(1) or "") + (m.group(2) or m.group(3)), text)
+    # A match holds no space and reads nothing past one (a space is neither a word character nor a backslash), so
+    # only the words holding a brace are scanned: the pattern tried at every place of an abstract was its slowest step.
+    words = text.split(" ")
+    for n, word in enumerate(words):
+        if "{" in word:
+            words[n] = _WORD_BRACES.sub(_unwrapped, word)
+    return " ".join(words)
+
+
+def _unwrapped(match: re.Match[str]) -> str:
+    return (match.group(1) or "") + (match.group(2) or match.group(3))
 
 
 def _is_dollar_amount(match: re.Match[str], text: str) -> bool:
@@ -276,15 +287,25 @@ def strip_markdown(text: str) -> str:
 
 
 def repair_hyphens(text: str) -> str:
-    if "- " not in text:
-        return text
-
-    def join(match: re.Match[str]) -> str:
-        if match.group(2) in _HYPHEN_KEEP:
-            return match.group(0)
-        return match.group(1) + match.group(2)
-
-    return _BREAK_HYPHEN.sub(join, text)
+    """Join the words a line break split ("wit- nessed"). The pattern is tried only where a "- " is, from the start of
+    the letters before it (a match starts there or nowhere): tried at every place of an abstract it was slow."""
+    parts: list[str] = []
+    done = scanned = 0  # the text before `done` is in `parts`; a match starts at `scanned` or after it
+    at = text.find("- ")
+    while at >= 0:
+        start = at
+        while start > scanned and text[start - 1] in _ASCII_LETTERS:
+            start -= 1
+        match = _BREAK_HYPHEN.match(text, start) if start < at else None
+        if match is None:
+            at = text.find("- ", at + 1)
+            continue
+        if match.group(2) not in _HYPHEN_KEEP:
+            parts += (text[done:start], match.group(1), match.group(2))
+            done = match.end()
+        scanned = match.end()
+        at = text.find("- ", scanned)
+    return "".join(parts) + text[done:] if parts else text
 
 
 def to_plain(text: str) -> str:
