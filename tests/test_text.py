@@ -72,6 +72,13 @@ def test_urls_are_trimmed_of_sentence_punctuation():
     assert find_urls(text) == ("https://example.org/x", "https://foo.io/a", "http://bar.com/q?x=1")
 
 
+def test_urls_are_found_in_any_case_back_to_back_and_at_the_start():
+    text = "HTTPS://A.org/x,http://b.org/https://c.org (httpx://d.org, ://e.org) Http://f.org/a_b"
+    assert find_urls(text) == ("HTTPS://A.org/x,http://b.org/https://c.org", "Http://f.org/a_b")
+    emphasis = "snake_case and __init__ and 2*3 stay; **bold** goes"
+    assert to_plain(emphasis) == "snake_case and init and 2*3 stay; bold goes"
+
+
 def test_paper_exposes_urls_and_plain():
     paper = Paper(id=paper_id("x"), index=1, text=r"Our code: https://github.com/x/y. We use $\alpha$.")
     assert paper.urls == ("https://github.com/x/y",)
