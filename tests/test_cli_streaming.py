@@ -3,6 +3,7 @@ command says what it is doing on standard error when that is a terminal (and onl
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 
@@ -133,3 +134,10 @@ def test_list_json_is_the_text_the_whole_list_written_at_once_would_be(write_fil
     whole = json.dumps(rows, ensure_ascii=False, indent=2)
     assert result.stdout == escape_controls_in_json(whole) + "\n"
     assert "\\u007f" in result.stdout and "\\u202e" in result.stdout and "\\u001b" in result.stdout
+
+
+def test_list_leaves_the_collector_as_it_found_it(papers_file, tmp_path):
+    gc.unfreeze()
+    for args in (["list"], ["list", "--json"]):
+        assert run(papers_file, tmp_path, *args).exit_code == 0
+        assert gc.get_freeze_count() == 0  # what it froze while printing is collected again by a caller going on
