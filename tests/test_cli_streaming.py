@@ -3,6 +3,7 @@ command says what it is doing on standard error when that is a terminal (and onl
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 
@@ -14,6 +15,7 @@ from readlist.cli.commands import export as export_command
 from readlist.cli.commands import papers as papers_command
 from readlist.core.papers import title_cache
 from readlist.core.papers.reader import read_papers
+from readlist.core.text.normalize import escape_controls_in_json
 from readlist.core.titles import derive
 
 SENTENCES = [
@@ -115,3 +117,27 @@ def test_no_progress_line_for_rows_printed_to_the_same_terminal(papers_file, tmp
     result = run(papers_file, tmp_path, "list")
     assert result.exit_code == 0
     assert "listing" not in result.stderr  # the rows themselves show how far it got
+
+
+def test_list_json_is_the_text_the_whole_list_written_at_once_would_be(write_file, tmp_path):
+    abstracts = [
+        "Plain ASCII words on graph rewiring, wit- nessed at {G}raph scale.",
+        "A DEL \x7f and a tab\tinside, all ASCII.",
+        "Résumé of ε-greedy agents ★ with a bidi \u202e override and \x1b[31mcolour.",
+        "- ab- cd and pre- and- post, naïve- ly \\frac{a}{b} x{y}z.",
+    ]
+    papers = write_file("A list\n\n" + "\n\n".join(abstracts) + "\n")
+    result = run(papers, tmp_path, "list", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert [row["text"] for row in rows][1:3] == abstracts[1:3]  # every character read back exactly
+    whole = json.dumps(rows, ensure_ascii=False, indent=2)
+    assert result.stdout == escape_controls_in_json(whole) + "\n"
+    assert "\\u007f" in result.stdout and "\\u202e" in result.stdout and "\\u001b" in result.stdout
+
+
+def test_list_leaves_the_collector_as_it_found_it(papers_file, tmp_path):
+    gc.unfreeze()
+    for args in (["list"], ["list", "--json"]):
+        assert run(papers_file, tmp_path, *args).exit_code == 0
+        assert gc.get_freeze_count() == 0  # what it froze while printing is collected again by a caller going on

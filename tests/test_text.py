@@ -21,6 +21,8 @@ from readlist.core.text.normalize import field_to_text, find_urls, normalize_ws,
         ("we propose **DReaMAD** and *FastDiff*", "we propose DReaMAD and FastDiff"),
         ("we have wit- nessed growth on Hug- ging Face", "we have witnessed growth on Hugging Face"),
         ("both pre- and post-training", "both pre- and post-training"),
+        ("- ab- cd, pre- and- post, naïve- ly", "- abcd, pre- and- post, naïve- ly"),  # a kept pair is not joined on
+        ("{G}eneration of x{y}z, not \\frac{a}{b} or a_{b}c", "Generation of xyz, not a/b or a_{b}c"),
         ("line one\nline two", "line one line two"),
         (r"runs in $\mathcal{O}(\log n)$ time", "runs in 𝒪(log n) time"),
         ("Large Language Models~(LLMs) and e.g.~the rest", "Large Language Models (LLMs) and e.g. the rest"),  # ties
@@ -68,6 +70,13 @@ def test_urls_survive_latex_and_markdown_passes():
 def test_urls_are_trimmed_of_sentence_punctuation():
     text = "See (https://example.org/x) and https://foo.io/a. Also http://bar.com/q?x=1, done"
     assert find_urls(text) == ("https://example.org/x", "https://foo.io/a", "http://bar.com/q?x=1")
+
+
+def test_urls_are_found_in_any_case_back_to_back_and_at_the_start():
+    text = "HTTPS://A.org/x,http://b.org/https://c.org (httpx://d.org, ://e.org) Http://f.org/a_b"
+    assert find_urls(text) == ("HTTPS://A.org/x,http://b.org/https://c.org", "Http://f.org/a_b")
+    emphasis = "snake_case and __init__ and 2*3 stay; **bold** goes"
+    assert to_plain(emphasis) == "snake_case and init and 2*3 stay; bold goes"
 
 
 def test_paper_exposes_urls_and_plain():

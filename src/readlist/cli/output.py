@@ -99,7 +99,9 @@ def echo_json_list(items: Iterable[Any]) -> None:
             text = orjson.dumps(item, option=orjson.OPT_INDENT_2).decode()
         except TypeError:
             text = json.dumps(item, ensure_ascii=False, indent=2)
-        text = escape_controls_in_json(text) if fits_stdout(text) else json.dumps(item, indent=2)
+        if not (text.isascii() and "\x7f" not in text):  # else nothing to escape: both encoders write U+0000-U+001F
+            # as escapes, the line breaks being the indent's, and every encoding holds ASCII
+            text = escape_controls_in_json(text) if fits_stdout(text) else json.dumps(item, indent=2)
         parts.append(("," if parts or size else "[") + "\n  " + text.replace("\n", "\n  "))  # as json.dumps indents
         size += len(parts[-1])
         if len(parts) >= 256:  # written a few hundred at a time

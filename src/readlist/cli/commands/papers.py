@@ -3,6 +3,7 @@ link."""
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Iterator, Sequence
 from typing import Any, TypeVar
@@ -67,12 +68,16 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
     papers = ctx.paper_list.papers
     rows = [(paper, store.get(paper.id)) for paper in papers]
     rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
-    if as_json:
-        echo_json_list(paper_dict(paper, ann) for paper, ann in streamed(rows, papers, "listing"))
-        return
-    width = len(str(len(papers)))
-    for paper, ann in streamed(rows, papers, "listing"):
-        click.echo(paper_line(f"{paper.index:>{width}}", paper, ann))
+    gc.freeze()  # the papers and annotations outlive the rows: the collector no longer walks them as rows are made
+    try:
+        if as_json:
+            echo_json_list(paper_dict(paper, ann) for paper, ann in streamed(rows, papers, "listing"))
+            return
+        width = len(str(len(papers)))
+        for paper, ann in streamed(rows, papers, "listing"):
+            click.echo(paper_line(f"{paper.index:>{width}}", paper, ann))
+    finally:
+        gc.unfreeze()  # a caller that goes on (a test calling commands in turn) collects them again
 
 
 def streamed(rows: Sequence[T], papers: Sequence[Paper], what: str, printed_to: Any = None) -> Iterator[T]:

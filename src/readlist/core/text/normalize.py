@@ -6,6 +6,7 @@ import hashlib
 import logging
 import re
 import unicodedata
+from collections.abc import Iterator
 from functools import lru_cache
 
 # C0/C1 control characters except tab and newline (ESC, BEL, CSI and friends), bidi controls and line
@@ -46,6 +47,7 @@ _MD_EMPH = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1|(?<![\w*])\*(?=[^\s*])([^*
 _MD_CODE = re.compile(r"`([^`\n]+)`")
 # A line-break hyphen: "wit- nessed". Kept when the next word joins a list ("pre- and post-").
 _BREAK_HYPHEN = re.compile(r"\b([A-Za-z]+)- ([a-z]+)\b")
+_ASCII_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _HYPHEN_KEEP = frozenset({"and", "or", "nor", "to", "vs", "versus", "as", "but", "with", "than"})
 _TIE = re.compile(r"(?<=[\w.,;:)}])~(?=[(\\$A-Za-z])")
 
@@ -73,14 +75,21 @@ _EXTRA_TEXT_MACROS = (
 )
 
 
-_ASCII_WS_RUNS = ("  ", "\t", "\n", "\r", "\x0b", "\x0c")
-
-
 def normalize_ws(text: str) -> str:
     """NFC-normalise and collapse all whitespace runs to one space."""
     if text.isascii():
-        # The common case, checked with C-speed substring tests: already one space between words.
-        if not any(ws in text for ws in _ASCII_WS_RUNS) and text[:1] != " " and text[-1:] != " ":
+        # The common case, checked with C-speed substring tests: already one space between words (written out: a
+        # generator over them cost as much as the tests, and `to_plain` asks twice an abstract).
+        if (
+            "  " not in text
+            and "\n" not in text
+            and "\t" not in text
+            and "\r" not in text
+            and "\x0b" not in text
+            and "\x0c" not in text
+            and text[:1] != " "
+            and text[-1:] != " "
+        ):
             return text
     elif not unicodedata.is_normalized("NFC", text):
         text = unicodedata.normalize("NFC", text)
@@ -148,13 +157,31 @@ def find_urls(text: str) -> tuple[str, ...]:
     if "://" not in text:  # most abstracts: not scanned with the pattern
         return ()
     urls: list[str] = []
-    for match in _URL.finditer(text):
+    for match in _url_matches(text):
         url = _cut_at_unopened_brace(match.group(0)).rstrip(_URL_TRAIL)
         if url.count("(") < url.count(")"):
             url = url.rstrip(")")
         if url not in urls and len(url) > len("https://"):
             urls.append(url)
     return tuple(urls)
+
+
+def _url_matches(text: str) -> Iterator[re.Match[str]]:
+    """`_URL.finditer(text)`, the pattern tried only where a link can start, "http" or "https" before a "://": tried
+    at every place of an abstract (it ignores case, so it cannot look for its first letters quickly) it was slow."""
+    done = 0  # the end of the last match: the next starts there or after it
+    at = text.find("://", 4)
+    while at >= 0:
+        match = None
+        for start in (at - 5, at - 4):
+            if start >= done and (match := _URL.match(text, start)) is not None:
+                break
+        if match is None:
+            at = text.find("://", at + 1)
+            continue
+        yield match
+        done = match.end()
+        at = text.find("://", done + 4)
 
 
 @lru_cache(maxsize=1)
@@ -234,7 +261,17 @@ def field_to_text(value: str) -> str:
 
 
 def unwrap_word_braces(text: str) -> str:
-    return _WORD_BRACES.sub(lambda m: (m.group(1) or "") + (m.group(2) or m.group(3)), text)
+    # A match holds no space and reads nothing past one (a space is neither a word character nor a backslash), so
+    # only the words holding a brace are scanned: the pattern tried at every place of an abstract was its slowest step.
+    words = text.split(" ")
+    for n, word in enumerate(words):
+        if "{" in word:
+            words[n] = _WORD_BRACES.sub(_unwrapped, word)
+    return " ".join(words)
+
+
+def _unwrapped(match: re.Match[str]) -> str:
+    return (match.group(1) or "") + (match.group(2) or match.group(3))
 
 
 def _is_dollar_amount(match: re.Match[str], text: str) -> bool:
@@ -268,7 +305,7 @@ def latex_to_text(text: str) -> str:
 
 
 def strip_markdown(text: str) -> str:
-    if "*" in text or "_" in text:
+    if "*" in text or "__" in text:  # what emphasis needs ("_" alone is a subscript's or a name's)
         text = _MD_EMPH.sub(lambda m: m.group(2) if m.group(2) is not None else m.group(3), text)
     if "`" in text:
         text = _MD_CODE.sub(r"\1", text)
@@ -276,15 +313,25 @@ def strip_markdown(text: str) -> str:
 
 
 def repair_hyphens(text: str) -> str:
-    if "- " not in text:
-        return text
-
-    def join(match: re.Match[str]) -> str:
-        if match.group(2) in _HYPHEN_KEEP:
-            return match.group(0)
-        return match.group(1) + match.group(2)
-
-    return _BREAK_HYPHEN.sub(join, text)
+    """Join the words a line break split ("wit- nessed"). The pattern is tried only where a "- " is, from the start of
+    the letters before it (a match starts there or nowhere): tried at every place of an abstract it was slow."""
+    parts: list[str] = []
+    done = scanned = 0  # the text before `done` is in `parts`; a match starts at `scanned` or after it
+    at = text.find("- ")
+    while at >= 0:
+        start = at
+        while start > scanned and text[start - 1] in _ASCII_LETTERS:
+            start -= 1
+        match = _BREAK_HYPHEN.match(text, start) if start < at else None
+        if match is None:
+            at = text.find("- ", at + 1)
+            continue
+        if match.group(2) not in _HYPHEN_KEEP:
+            parts += (text[done:start], match.group(1), match.group(2))
+            done = match.end()
+        scanned = match.end()
+        at = text.find("- ", scanned)
+    return "".join(parts) + text[done:] if parts else text
 
 
 def to_plain(text: str) -> str:
