@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from readlist.core.files.paths import bundled_papers
-from readlist.core.papers.reader import ReadError, parse_text, read_papers
+from readlist.core.papers.reader import ReadError, parse_numbered, parse_text, read_papers
+from readlist.core.papers.source import decode, decoded_pieces
 
 A1 = "We study how large language models reason about tables. Our method improves accuracy by 12%."
 A2 = "Diffusion models are slow at sampling. We propose FastDiff, a distilled sampler that needs four steps."
@@ -293,3 +294,64 @@ def test_title_lines_about_as_long_as_the_wrap_width_are_titles(write_file):
     assert papers.has_titles
     assert [p.title for p in papers.papers] == list(titled)
     assert [p.text for p in papers.papers] == list(titled.values())
+
+
+def _read_in_pieces(text: str, size: int):
+    """Everything parse_numbered gives for `text` split into pieces of `size` characters, or its error."""
+    try:
+        papers, numbers = parse_numbered(text, "papers.txt", piece_chars=size)
+    except ReadError as exc:
+        return str(exc)
+    read = [(p.id, p.index, p.text, p.given_title) for p in papers.papers]
+    return papers.name, papers.has_titles, papers.duplicates, numbers, read
+
+
+TITLED = "Graph Models at Scale\nWe study graphs with care.\nOur method is fast."
+TRICKY = {
+    "crlf": f"Reading list\r\n\r\n{A1}\r\n\r\n{TITLED}\r\n\r\n{A2}\r\n".replace("\n", "\r\n"),
+    "cr": f"Reading list\r\r{A1}\r\r{A2}\r",
+    "bom": f"\ufeffReading list\n\n{A1}\n\n{A2}",
+    "bom-crlf": f"\ufeff{A1}\r\n\r\n{A2}\r\n",
+    "blank lines with spaces": f"{A1}\n \t\n\u3000\n\u00a0 \n{A2}\n  \n\n{A3}\n   ",
+    "blank line of other spaces": f"{A1}\n\u2003\n{A2}",
+    "titles": f"{TITLED}\n\n{TITLED.replace('Graph', 'Table')}\n\n{TITLED.replace('Graph', 'Tree')}",
+    "wrapped chinese": "论文列表\n\n我们研究大型语言模型如何\n理解表格。\n\n扩散模型采样很慢，\n我们提出快速采样器。",
+    "duplicates": f"{A1}\n\n{A2}\n\n{A1}\n\n{A3}",
+    "header only": "Reading list\r\n\r\n",
+    "exported": "Notes\n\n`fd5d0f582aa4` · #1 · unread\n\nAn abstract.",
+}
+
+
+@pytest.mark.parametrize("text", TRICKY.values(), ids=TRICKY.keys())
+def test_a_text_read_in_pieces_gives_the_papers_read_whole(text):
+    whole = _read_in_pieces(text, len(text) + 1)
+    for size in range(1, len(text) + 1):  # every place a piece can end: inside "\r\n", a blank run, a line
+        assert _read_in_pieces(text, size) == whole, size
+
+
+PIECES = ["Graph Models", "We study graphs.", "it works", "中文标题", "摘要。", "Reading list"]
+SPACES = [" ", "\t", "\u3000", "\u00a0", "\u2003", "\n", "\n\n", "\r\n", "\r", "\ufeff"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + SPACES), max_size=40).map("".join), st.integers(1, 12))
+def test_any_text_read_in_pieces_gives_the_papers_read_whole(text, size):
+    assert _read_in_pieces(text, size) == _read_in_pieces(text, len(text) + 1)
+
+
+def test_utf8_decoded_in_pieces_is_the_text_decoded_whole(tmp_path):
+    data = f"Reading list\r\n\r\n{A1} ≤ 12%\n\n中文摘要。\n\n{A2}\n".encode()
+    for size in range(1, len(data) + 1):
+        assert "".join(decoded_pieces(tmp_path / "p.txt", data, None, size)) == decode(tmp_path / "p.txt", data, None)
+
+
+def test_a_bad_byte_late_in_a_big_file_is_named_as_when_decoded_whole(write_file):
+    data = ("Reading list\n\n" + "\n\n".join(f"Paper {i} about ≤ graphs." for i in range(200_000))).encode()
+    data += b"\n\nA broken \xff byte.\n"
+    path = write_file(data)
+    with pytest.raises(ReadError) as whole:
+        decode(path, data, None)
+    with pytest.raises(ReadError) as read:
+        read_papers(path)
+    assert str(read.value) == str(whole.value)
+    assert f"0xff at byte offset {data.index(255)}" in str(read.value)

@@ -10,6 +10,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -45,11 +46,12 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
-def _decode(path: Path, data: bytes, encoding: str | None) -> str:
+def decode(path: Path, data: bytes, encoding: str | None) -> str:
+    """A file's bytes as text: UTF-8, or what a byte-order mark says, or `encoding`. Raises ReadError."""
     if not encoding:
         encoding = _bom_encoding(data)
         if encoding:  # UTF-16 or UTF-32 as its byte-order mark says (the codec drops the mark)
-            return _decode(path, data, encoding)
+            return decode(path, data, encoding)
         if b"\x00" in data:
             if guess := _utf16_without_bom(data):
                 raise ReadError(
@@ -59,10 +61,7 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
         try:
             return data.decode("utf-8")  # a UTF-8 byte-order mark goes in parse_text
         except UnicodeDecodeError as exc:
-            raise ReadError(
-                f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}); "
-                "try --encoding NAME, e.g. --encoding latin-1"
-            ) from None
+            raise _not_utf8(path, data, exc.start) from None
     try:
         codecs.lookup(encoding)
     except LookupError:
@@ -83,6 +82,13 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _not_utf8(path: Path, data: bytes, at: int) -> ReadError:
+    return ReadError(
+        f"{path}: not UTF-8 (invalid byte 0x{data[at]:02x} at byte offset {at}); "
+        "try --encoding NAME, e.g. --encoding latin-1"
+    )
 
 
 FIFO_WAIT = 10.0  # seconds a named pipe may go without a program opening it for writing
@@ -164,13 +170,50 @@ def _read_stream(path: Path, handle: BinaryIO, encoding: str | None, start: byte
     return b"".join(chunks)
 
 
-def read_text(path: Path, encoding: str | None = None) -> tuple[str, tuple[int, int] | None]:
-    """A paper file's text (UTF-8 unless `encoding` names another) and its `file_stamp`. Raises ReadError."""
+def read_data(path: Path, encoding: str | None = None) -> tuple[bytes, tuple[int, int] | None]:
+    """A paper file's bytes, not empty, and its `file_stamp`. Raises ReadError."""
     stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
     data = read_bytes(path, encoding)
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
-    return _decode(path, data, encoding), stamp
+    return data, stamp
+
+
+def read_text(path: Path, encoding: str | None = None) -> tuple[str, tuple[int, int] | None]:
+    """A paper file's text (UTF-8 unless `encoding` names another) and its `file_stamp`. Raises ReadError."""
+    data, stamp = read_data(path, encoding)
+    return decode(path, data, encoding), stamp
+
+
+PIECE_BYTES = 1 << 20  # bytes of a UTF-8 file decoded at a time
+
+
+def decoded_pieces(path: Path, data: bytes, encoding: str | None, size: int = PIECE_BYTES) -> Iterator[str]:
+    """The text `decode` gives, in pieces of about `size` bytes or characters, so that a big file is never
+    held whole as text beside its bytes (a single character above U+00FF makes Python store the whole text at
+    two bytes a character). UTF-8 is decoded a piece at a time, each ending after a line break (whose byte
+    is never inside a character), and fails as `decode` does, naming the same byte, once reading comes there;
+    other encodings are decoded whole first."""
+    if encoding or _bom_encoding(data) or b"\x00" in data:
+        return slices(decode(path, data, encoding), size)
+    return _utf8_pieces(path, data, size)
+
+
+def _utf8_pieces(path: Path, data: bytes, size: int) -> Iterator[str]:
+    view, start = memoryview(data), 0
+    while start < len(data):
+        end = data.find(b"\n", start + size) + 1 or len(data)
+        try:
+            yield str(view[start:end], "utf-8")
+        except UnicodeDecodeError as exc:
+            raise _not_utf8(path, data, start + exc.start) from None
+        start = end
+
+
+def slices(text: str, size: int) -> Iterator[str]:
+    """`text` in pieces of `size` characters."""
+    for start in range(0, len(text), size):
+        yield text[start : start + size]
 
 
 def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:
