@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from readlist.core.files.paths import bundled_papers
 from readlist.core.papers.reader import ReadError, parse_numbered, parse_text, read_papers
-from readlist.core.papers.source import decode, decoded_pieces
+from readlist.core.papers.source import read_pieces, read_text
 
 A1 = "We study how large language models reason about tables. Our method improves accuracy by 12%."
 A2 = "Diffusion models are slow at sampling. We propose FastDiff, a distilled sampler that needs four steps."
@@ -339,19 +339,50 @@ def test_any_text_read_in_pieces_gives_the_papers_read_whole(text, size):
     assert _read_in_pieces(text, size) == _read_in_pieces(text, len(text) + 1)
 
 
-def test_utf8_decoded_in_pieces_is_the_text_decoded_whole(tmp_path):
-    data = f"Reading list\r\n\r\n{A1} ≤ 12%\n\n中文摘要。\n\n{A2}\n".encode()
-    for size in range(1, len(data) + 1):
-        assert "".join(decoded_pieces(tmp_path / "p.txt", data, None, size)) == decode(tmp_path / "p.txt", data, None)
+def test_utf8_read_in_pieces_is_the_text_read_whole(write_file):
+    path = write_file(f"Reading list\r\n\r\n{A1} ≤ 12%\n\n中文摘要。\n\n{A2}\n".encode())
+    whole = read_text(path)[0]
+    for size in range(1, len(whole) * 3):
+        pieces = list(read_pieces(path, size=size)[0])
+        assert "".join(pieces) == whole
+        assert len(pieces) > 1 or size >= len(whole)
 
 
-def test_a_bad_byte_late_in_a_big_file_is_named_as_when_decoded_whole(write_file):
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([b"ab", b" ", b"\n", b"\r", b"\xe4\xb8\xad", b"\xe4", b"\xff", b"\x00"]), max_size=30))
+def test_any_bytes_read_in_pieces_give_what_they_give_read_whole(tmp_path, parts):
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes(b"".join(parts))
+    outcomes = []
+    for size in (1, 2, 3, 1 << 20):
+        try:
+            outcomes.append("".join(read_pieces(path, size=size)[0]))
+        except ReadError as exc:
+            outcomes.append(str(exc))
+    try:
+        assert outcomes == [read_text(path)[0]] * 4
+    except ReadError as exc:
+        assert outcomes == [str(exc)] * 4
+
+
+@pytest.mark.parametrize(
+    ("tail", "problem"),
+    [
+        (b"A broken \xff byte.\n", "not UTF-8 (invalid byte 0xff at byte offset 6288913)"),
+        (b"A broken \xe4\n", "not UTF-8 (invalid byte 0xe4 at byte offset 6288913)"),
+        (b"A cut \xe4\xb8", "not UTF-8 (invalid byte 0xe4 at byte offset 6288910)"),
+        (b"A broken \xff byte.\n\n" + b"x" * 3_000_000 + b"\x00", "looks like a binary file (contains NUL bytes)"),
+        (b"\x00", "looks like a binary file (contains NUL bytes)"),
+    ],
+    ids=["bad-byte", "bad-byte-before-line-break", "cut-at-end", "bad-byte-then-nul", "nul"],
+)
+def test_a_bad_byte_far_into_a_big_file_is_named_as_when_read_whole(write_file, tail, problem):
     data = ("Reading list\n\n" + "\n\n".join(f"Paper {i} about ≤ graphs." for i in range(200_000))).encode()
-    data += b"\n\nA broken \xff byte.\n"
+    data += b"\n\n" + tail
     path = write_file(data)
     with pytest.raises(ReadError) as whole:
-        decode(path, data, None)
+        read_text(path)  # decoded whole
     with pytest.raises(ReadError) as read:
         read_papers(path)
     assert str(read.value) == str(whole.value)
-    assert f"0xff at byte offset {data.index(255)}" in str(read.value)
+    assert f"{path}: {problem}" in str(read.value)

@@ -12,7 +12,7 @@ from pathlib import Path
 from ..text.normalize import paper_id
 from ..text.tokens import is_cjk
 from .paper import Paper, PaperList
-from .source import ReadError, decoded_pieces, read_data, slices
+from .source import ReadError, read_pieces
 
 _BLANK_SPLIT = re.compile(r"\n(?:[ \t\f\v\u00a0\u3000]*\n)+")
 _SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", ":")
@@ -104,6 +104,16 @@ def title_cased(line: str) -> bool:
 PIECE_CHARS = 1 << 20  # characters of a decoded file split into paragraphs at a time
 
 
+def _slices(pieces: Iterable[str], size: int) -> Iterator[str]:
+    """The pieces, each cut in pieces of at most `size` characters (a text read whole is one)."""
+    for piece in pieces:
+        if len(piece) <= size:
+            yield piece
+            continue
+        for start in range(0, len(piece), size):
+            yield piece[start : start + size]
+
+
 def _normalized(pieces: Iterable[str]) -> Iterator[str]:
     """The pieces of a file's text with every line ending a "\n" and without a byte-order mark: a "\r" ending
     one piece waits for the next, which may start with the "\n" of the same "\r\n"."""
@@ -168,7 +178,7 @@ def parse_numbered(
     duplicates counted), which the sidecar files name papers by. `text` may come in pieces (a decoded file, a
     part at a time); a whole text is split into pieces of `piece_chars` characters: only one piece and the
     papers read so far are held, never the paragraphs of the whole file beside its text."""
-    pieces = slices(text, piece_chars) if isinstance(text, str) else text
+    pieces = _slices([text] if isinstance(text, str) else text, piece_chars)
     paragraphs = _paragraphs(pieces)
     name = os.path.basename(source)
     first = next(paragraphs, None)
@@ -240,5 +250,5 @@ class _Read:
 def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> PaperList:
     """Read a paper file. Every failure is a ReadError with a one-line message naming the file."""
     path = Path(path)
-    data, stamp = read_data(path, encoding)
-    return replace(parse_numbered(decoded_pieces(path, data, encoding), str(path))[0], stamp=stamp)
+    pieces, stamp = read_pieces(path, encoding)
+    return replace(parse_numbered(pieces, str(path))[0], stamp=stamp)

@@ -17,7 +17,7 @@ from importlib import import_module
 from pathlib import Path
 
 from ..paper import PaperList
-from ..source import decode, decoded_pieces, file_stamp, read_data
+from ..source import file_stamp, read_pieces
 
 # The readers by name, with what each reads.
 FORMATS: dict[str, str] = {
@@ -64,8 +64,7 @@ def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: 
         expected = fmt or EXTENSIONS.get(path.suffix.lower()) or ("json" if path.suffix.lower() == ".json" else None)
         if stamp is not None and expected not in (None, "text") and (cached := _cached(path, stamp, fmt, encoding)):
             return cached
-        data, stamp = read_data(path, encoding)
-        pieces = decoded_pieces(path, data, encoding)
+        pieces, stamp = read_pieces(path, encoding)
         head = next(pieces)  # what the format is told by, unless it is JSON
         chosen = fmt or choose(path, head)
         if chosen == "text":
@@ -73,9 +72,8 @@ def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: 
 
             papers = text.read(path, itertools.chain([head], pieces), encoding)
             return replace(papers, stamp=stamp)
-        del pieces, head
-        content = decode(path, data, encoding)  # the other formats are parsed from the whole text
-        del data
+        content = head + "".join(pieces)  # the other formats are parsed from the whole text
+        del head
         chosen = fmt or choose(path, content)  # JSON Lines are told from JSON by more than the first piece
         if stamp is not None and expected is None and (cached := _cached(path, stamp, fmt, encoding)):
             return cached  # a .txt holding BibTeX, say: known once read
