@@ -7,6 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from readlist.core.files.paths import bundled_papers
+from readlist.core.papers import source
+from readlist.core.papers.formats import load_papers
 from readlist.core.papers.reader import ReadError, parse_numbered, parse_text, read_papers
 from readlist.core.papers.source import read_pieces, read_text
 
@@ -346,6 +348,24 @@ def test_utf8_read_in_pieces_is_the_text_read_whole(write_file):
         pieces = list(read_pieces(path, size=size)[0])
         assert "".join(pieces) == whole
         assert len(pieces) > 1 or size >= len(whole)
+
+
+@pytest.mark.parametrize("text", TRICKY.values(), ids=TRICKY.keys())
+def test_a_file_read_from_the_disk_in_pieces_gives_the_papers_read_whole(write_file, monkeypatch, text):
+    path = write_file(text.encode())
+    whole = _outcome(lambda: load_papers(path))
+    monkeypatch.setattr(source, "PIECE_BYTES", 3)  # every piece ends after a line break: "\r\n" is never cut
+    assert len(list(source.read_pieces(path)[0])) > 1
+    assert _outcome(lambda: load_papers(path)) == whole
+
+
+def _outcome(read):
+    try:
+        papers = read()
+    except ReadError as exc:
+        return str(exc)
+    read = [(p.id, p.index, p.text, p.given_title) for p in papers.papers]
+    return papers.name, papers.has_titles, papers.duplicates, read
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

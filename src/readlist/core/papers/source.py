@@ -199,13 +199,14 @@ def read_text(path: Path, encoding: str | None = None) -> tuple[str, Stamp]:
 PIECE_BYTES = 1 << 20  # bytes of a UTF-8 file read and decoded at a time
 
 
-def read_pieces(path: Path, encoding: str | None = None, size: int = PIECE_BYTES) -> tuple[Iterator[str], Stamp]:
+def read_pieces(path: Path, encoding: str | None = None, size: int | None = None) -> tuple[Iterator[str], Stamp]:
     """A paper file's text as `read_text` gives it, in pieces, and its `file_stamp`: a big UTF-8 file is read
-    and decoded about `size` bytes at a time, each piece ending after a line break (whose byte is never inside
-    a character), so that it is never held whole, neither as bytes nor as text (a single character above
-    U+00FF makes Python store a whole text at two bytes a character). Other encodings, pipes and devices are
-    read and decoded whole, in one piece. Fails as `read_text` does, with the same messages, though a
+    and decoded `size` bytes (PIECE_BYTES) at a time, each piece ending after a line break (whose byte is never
+    inside a character), so that it is never held whole, neither as bytes nor as text (a single character
+    above U+00FF makes Python store a whole text at two bytes a character). Other encodings, pipes and devices
+    are read and decoded whole, in one piece. Fails as `read_text` does, with the same messages, though a
     failure far into the file comes when reading comes there."""
+    size = size or PIECE_BYTES
     stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
     if stamp is None or encoding:
         data, _ = read_data(path, encoding)
