@@ -36,7 +36,7 @@ def test_a_list_read_again_comes_from_the_cache_the_same_without_reading_the_fil
         raise AssertionError("parsed again")
 
     monkeypatch.setattr("readlist.core.papers.formats.parser", lambda fmt: parse_again)
-    monkeypatch.setattr("readlist.core.papers.formats.read_text", parse_again)
+    monkeypatch.setattr("readlist.core.papers.formats.read_pieces", parse_again)
     again = load_papers(path)
     assert fields(again) == fields(first)
     assert (again.name, again.format, again.notices, again.duplicates) == (
@@ -92,5 +92,5 @@ def test_half_a_character_from_a_json_escape_is_cached_and_read_back(tmp_path, c
     first = load_papers(path)
     assert first.papers[0].given_title == "Odd \ufffd title"  # half a character is read as a replacement one
     assert len(list(cached.glob("*.json"))) == 1
-    monkeypatch.setattr("readlist.core.papers.formats.read_text", lambda *args: pytest.fail("parsed again"))
+    monkeypatch.setattr("readlist.core.papers.formats.read_pieces", lambda *args: pytest.fail("parsed again"))
     assert fields(load_papers(path)) == fields(first)

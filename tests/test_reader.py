@@ -7,7 +7,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from readlist.core.files.paths import bundled_papers
-from readlist.core.papers.reader import ReadError, parse_text, read_papers
+from readlist.core.papers import source
+from readlist.core.papers.formats import load_papers
+from readlist.core.papers.reader import ReadError, parse_numbered, parse_text, read_papers
+from readlist.core.papers.source import read_pieces, read_text
 
 A1 = "We study how large language models reason about tables. Our method improves accuracy by 12%."
 A2 = "Diffusion models are slow at sampling. We propose FastDiff, a distilled sampler that needs four steps."
@@ -293,3 +296,113 @@ def test_title_lines_about_as_long_as_the_wrap_width_are_titles(write_file):
     assert papers.has_titles
     assert [p.title for p in papers.papers] == list(titled)
     assert [p.text for p in papers.papers] == list(titled.values())
+
+
+def _read_in_pieces(text: str, size: int):
+    """Everything parse_numbered gives for `text` split into pieces of `size` characters, or its error."""
+    try:
+        papers, numbers = parse_numbered(text, "papers.txt", piece_chars=size)
+    except ReadError as exc:
+        return str(exc)
+    read = [(p.id, p.index, p.text, p.given_title) for p in papers.papers]
+    return papers.name, papers.has_titles, papers.duplicates, numbers, read
+
+
+TITLED = "Graph Models at Scale\nWe study graphs with care.\nOur method is fast."
+TRICKY = {
+    "crlf": f"Reading list\r\n\r\n{A1}\r\n\r\n{TITLED}\r\n\r\n{A2}\r\n".replace("\n", "\r\n"),
+    "cr": f"Reading list\r\r{A1}\r\r{A2}\r",
+    "bom": f"\ufeffReading list\n\n{A1}\n\n{A2}",
+    "bom-crlf": f"\ufeff{A1}\r\n\r\n{A2}\r\n",
+    "blank lines with spaces": f"{A1}\n \t\n\u3000\n\u00a0 \n{A2}\n  \n\n{A3}\n   ",
+    "blank line of other spaces": f"{A1}\n\u2003\n{A2}",
+    "titles": f"{TITLED}\n\n{TITLED.replace('Graph', 'Table')}\n\n{TITLED.replace('Graph', 'Tree')}",
+    "wrapped chinese": "论文列表\n\n我们研究大型语言模型如何\n理解表格。\n\n扩散模型采样很慢，\n我们提出快速采样器。",
+    "duplicates": f"{A1}\n\n{A2}\n\n{A1}\n\n{A3}",
+    "header only": "Reading list\r\n\r\n",
+    "exported": "Notes\n\n`fd5d0f582aa4` · #1 · unread\n\nAn abstract.",
+}
+
+
+@pytest.mark.parametrize("text", TRICKY.values(), ids=TRICKY.keys())
+def test_a_text_read_in_pieces_gives_the_papers_read_whole(text):
+    whole = _read_in_pieces(text, len(text) + 1)
+    for size in range(1, len(text) + 1):  # every place a piece can end: inside "\r\n", a blank run, a line
+        assert _read_in_pieces(text, size) == whole, size
+
+
+PIECES = ["Graph Models", "We study graphs.", "it works", "中文标题", "摘要。", "Reading list"]
+SPACES = [" ", "\t", "\u3000", "\u00a0", "\u2003", "\n", "\n\n", "\r\n", "\r", "\ufeff"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(PIECES + SPACES), max_size=40).map("".join), st.integers(1, 12))
+def test_any_text_read_in_pieces_gives_the_papers_read_whole(text, size):
+    assert _read_in_pieces(text, size) == _read_in_pieces(text, len(text) + 1)
+
+
+def test_utf8_read_in_pieces_is_the_text_read_whole(write_file):
+    path = write_file(f"Reading list\r\n\r\n{A1} ≤ 12%\n\n中文摘要。\n\n{A2}\n".encode())
+    whole = read_text(path)[0]
+    for size in range(1, len(whole) * 3):
+        pieces = list(read_pieces(path, size=size)[0])
+        assert "".join(pieces) == whole
+        assert len(pieces) > 1 or size >= len(whole)
+
+
+@pytest.mark.parametrize("text", TRICKY.values(), ids=TRICKY.keys())
+def test_a_file_read_from_the_disk_in_pieces_gives_the_papers_read_whole(write_file, monkeypatch, text):
+    path = write_file(text.encode())
+    whole = _outcome(lambda: load_papers(path))
+    monkeypatch.setattr(source, "PIECE_BYTES", 3)  # every piece ends after a line break: "\r\n" is never cut
+    assert len(list(source.read_pieces(path)[0])) > 1
+    assert _outcome(lambda: load_papers(path)) == whole
+
+
+def _outcome(read):
+    try:
+        papers = read()
+    except ReadError as exc:
+        return str(exc)
+    read = [(p.id, p.index, p.text, p.given_title) for p in papers.papers]
+    return papers.name, papers.has_titles, papers.duplicates, read
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from([b"ab", b" ", b"\n", b"\r", b"\xe4\xb8\xad", b"\xe4", b"\xff", b"\x00"]), max_size=30))
+def test_any_bytes_read_in_pieces_give_what_they_give_read_whole(tmp_path, parts):
+    path = tmp_path / "fuzz.txt"
+    path.write_bytes(b"".join(parts))
+    outcomes = []
+    for size in (1, 2, 3, 1 << 20):
+        try:
+            outcomes.append("".join(read_pieces(path, size=size)[0]))
+        except ReadError as exc:
+            outcomes.append(str(exc))
+    try:
+        assert outcomes == [read_text(path)[0]] * 4
+    except ReadError as exc:
+        assert outcomes == [str(exc)] * 4
+
+
+@pytest.mark.parametrize(
+    ("tail", "problem"),
+    [
+        (b"A broken \xff byte.\n", "not UTF-8 (invalid byte 0xff at byte offset 6288913)"),
+        (b"A broken \xe4\n", "not UTF-8 (invalid byte 0xe4 at byte offset 6288913)"),
+        (b"A cut \xe4\xb8", "not UTF-8 (invalid byte 0xe4 at byte offset 6288910)"),
+        (b"A broken \xff byte.\n\n" + b"x" * 3_000_000 + b"\x00", "looks like a binary file (contains NUL bytes)"),
+        (b"\x00", "looks like a binary file (contains NUL bytes)"),
+    ],
+    ids=["bad-byte", "bad-byte-before-line-break", "cut-at-end", "bad-byte-then-nul", "nul"],
+)
+def test_a_bad_byte_far_into_a_big_file_is_named_as_when_read_whole(write_file, tail, problem):
+    data = ("Reading list\n\n" + "\n\n".join(f"Paper {i} about ≤ graphs." for i in range(200_000))).encode()
+    data += b"\n\n" + tail
+    path = write_file(data)
+    with pytest.raises(ReadError) as whole:
+        read_text(path)  # decoded whole
+    with pytest.raises(ReadError) as read:
+        read_papers(path)
+    assert str(read.value) == str(whole.value)
+    assert f"{path}: {problem}" in str(read.value)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 from ..text.normalize import paper_id
 from ..text.tokens import is_cjk
 from .paper import Paper, PaperList
-from .source import ReadError, read_text
+from .source import ReadError, read_pieces
 
 _BLANK_SPLIT = re.compile(r"\n(?:[ \t\f\v\u00a0\u3000]*\n)+")
 _SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", ":")
@@ -100,19 +101,65 @@ def title_cased(line: str) -> bool:
     return len(words) >= 2 and sum(word[0].isupper() for word in words) >= TITLE_CASE_SHARE * len(words)
 
 
-def _paragraphs(text: str) -> list[list[str]]:
-    out = []
-    for block in _BLANK_SPLIT.split(text):
+PIECE_CHARS = 1 << 20  # characters of a decoded file split into paragraphs at a time
+
+
+def _slices(pieces: Iterable[str], size: int) -> Iterator[str]:
+    """The pieces, each cut in pieces of at most `size` characters (a text read whole is one)."""
+    for piece in pieces:
+        if len(piece) <= size:
+            yield piece
+            continue
+        for start in range(0, len(piece), size):
+            yield piece[start : start + size]
+
+
+def _normalized(pieces: Iterable[str]) -> Iterator[str]:
+    """The pieces of a file's text with every line ending a "\n" and without a byte-order mark: a "\r" ending
+    one piece waits for the next, which may start with the "\n" of the same "\r\n"."""
+    first, held = True, ""
+    for piece in pieces:
+        piece = held + piece
+        held = "\r" if piece.endswith("\r") else ""
+        if held:
+            piece = piece[:-1]
+        if "\r" in piece:
+            piece = piece.replace("\r\n", "\n").replace("\r", "\n")
+        if first and piece:
+            piece, first = piece.removeprefix("\ufeff"), False
+        yield piece
+    if held:
+        yield "\n"
+
+
+def _blocks(pieces: Iterable[str]) -> Iterator[str]:
+    """The text between blank lines, piece by piece: the last block of what was read may go on in the next
+    piece, and a run of blank lines may straddle two, so that block is held back and read again with it. Blocks
+    of blank lines alone may come out where the whole text has none; they hold no paragraph."""
+    rest, waiting, size = "", [], 0
+    for piece in pieces:
+        waiting.append(piece)
+        size += len(piece)
+        if size < len(rest):  # a paragraph longer than a piece: joined once, not once per piece
+            continue
+        *done, rest = _BLANK_SPLIT.split(rest + "".join(waiting))
+        waiting, size = [], 0
+        yield from done
+    yield from _BLANK_SPLIT.split(rest + "".join(waiting))
+
+
+def _paragraphs(pieces: Iterable[str]) -> Iterator[list[str]]:
+    """Each paragraph's lines, stripped, without empty ones."""
+    for block in _blocks(_normalized(pieces)):
         if "\n" not in block:
             block = block.strip()
             if block:
-                out.append([block])
+                yield [block]
             continue
         lines = [line.strip() for line in block.split("\n")]
         lines = [line for line in lines if line]
         if lines:
-            out.append(lines)
-    return out
+            yield lines
 
 
 # The line under each paper's heading in readlist's Markdown export: "`fd5d0f582aa4` · #1 · unread".
@@ -124,54 +171,84 @@ def parse_text(text: str, source: str = "<text>") -> PaperList:
     return parse_numbered(text, source)[0]
 
 
-def parse_numbered(text: str, source: str = "<text>") -> tuple[PaperList, list[int]]:
+def parse_numbered(
+    text: str | Iterable[str], source: str = "<text>", piece_chars: int = PIECE_CHARS
+) -> tuple[PaperList, list[int]]:
     """`parse_text`, and for each paper its paragraph's number in the file (from 1, the header aside,
-    duplicates counted), which the sidecar files name papers by."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    paragraphs = _paragraphs(text)
+    duplicates counted), which the sidecar files name papers by. `text` may come in pieces (a decoded file, a
+    part at a time); a whole text is split into pieces of `piece_chars` characters: only one piece and the
+    papers read so far are held, never the paragraphs of the whole file beside its text."""
+    pieces = _slices([text] if isinstance(text, str) else text, piece_chars)
+    paragraphs = _paragraphs(pieces)
     name = os.path.basename(source)
-    if not paragraphs:
+    first = next(paragraphs, None)
+    if first is None:
         raise ReadError(f"{source}: the file is empty (no paragraphs of text)")
-    exported = sum(len(lines) == 1 and _EXPORTED_MARKS.match(lines[0]) is not None for lines in paragraphs)
-    if exported:
+    read = _Read()
+    header = first[0] if len(first) == 1 and is_header(first[0]) else None
+    if header is None:
+        read.add(first)
+    elif _EXPORTED_MARKS.match(header):
+        read.exported += 1
+    for lines in paragraphs:
+        read.add(lines)
+    if read.exported:
         # Its quoted abstracts are not the papers' own text: read as papers, they would take the annotations over.
-        raise ReadError(f"{source}: is notes readlist exported (as Markdown, {exported} paper(s)), not a paper "
+        raise ReadError(f"{source}: is notes readlist exported (as Markdown, {read.exported} paper(s)), not a paper "
                         "file; open the paper file they were made from")  # fmt: skip
-    if is_header(paragraphs[0][0]) and len(paragraphs[0]) == 1:
-        name = paragraphs[0][0]
-        paragraphs = paragraphs[1:]
-        if not paragraphs:
+    if header is not None:
+        name = header
+        if not read.count:
             raise ReadError(f"{source}: has only a header line ({name!r}) and no papers")
-    looks = [len(lines) >= 2 and looks_like_title(lines) for lines in paragraphs]
-    multi = sum(len(lines) >= 2 for lines in paragraphs)
-    has_titles = bool(multi) and sum(looks) >= 0.6 * multi and multi >= 0.5 * len(paragraphs)
-    papers: list[Paper] = []
-    numbers: list[int] = []
-    seen: set[str] = set()
-    duplicates = 0
-    for number, (lines, titled) in enumerate(zip(paragraphs, looks, strict=True), 1):
-        title = None
-        if has_titles and titled:
-            title, body = lines[0], lines[1:]
-        else:
-            body = lines
-        abstract = join_lines(body)
-        pid = paper_id(join_lines(lines))
-        if pid in seen:
-            duplicates += 1
-            continue
-        seen.add(pid)
-        papers.append(Paper(id=pid, index=len(papers) + 1, text=abstract, given_title=title))
-        numbers.append(number)
-    found = PaperList(path=source, name=name, papers=tuple(papers), duplicates=duplicates, has_titles=has_titles)
+    has_titles = bool(read.multi) and read.looks >= 0.6 * read.multi and read.multi >= 0.5 * read.count
+    papers, numbers = read.papers(has_titles)
+    found = PaperList(path=source, name=name, papers=papers, duplicates=read.duplicates, has_titles=has_titles)
     return found, numbers
+
+
+class _Read:
+    """What is kept of each paragraph (the header aside) while the file is read: its id, its lines joined, and
+    where a title line would end; whether the file has title lines is known only at its end."""
+
+    def __init__(self) -> None:
+        self.count = self.multi = self.looks = self.exported = self.duplicates = 0
+        self.kept: list[tuple[str, str, int] | None] = []  # (id, text, length of a title line or 0)
+        self.numbers: list[int] = []
+        self.seen: set[str] = set()
+
+    def add(self, lines: list[str]) -> None:
+        self.count += 1
+        multi = len(lines) >= 2
+        looks = multi and looks_like_title(lines)
+        self.multi += multi
+        self.looks += looks
+        self.exported += not multi and _EXPORTED_MARKS.match(lines[0]) is not None
+        joined = join_lines(lines)
+        pid = paper_id(joined)
+        if pid in self.seen:
+            self.duplicates += 1
+            return
+        self.seen.add(pid)
+        self.kept.append((pid, joined, len(lines[0]) if looks else 0))
+        self.numbers.append(self.count)
+
+    def papers(self, has_titles: bool) -> tuple[tuple[Paper, ...], list[int]]:
+        papers = []
+        for n, (pid, joined, cut) in enumerate(self.kept):
+            self.kept[n] = None  # its text goes into the paper: never held twice
+            title = None
+            if has_titles and cut:
+                # The lines after the title joined are the whole paragraph's after the title line and the space
+                # join_lines put after it, if any (the next line starts with no space: lines are stripped).
+                title, abstract = joined[:cut], joined[cut + (joined[cut] == " ") :]
+            else:
+                abstract = joined
+            papers.append(Paper(id=pid, index=n + 1, text=abstract, given_title=title))
+        return tuple(papers), self.numbers
 
 
 def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> PaperList:
     """Read a paper file. Every failure is a ReadError with a one-line message naming the file."""
     path = Path(path)
-    text, stamp = read_text(path, encoding)
-    return replace(parse_text(text, str(path)), stamp=stamp)
+    pieces, stamp = read_pieces(path, encoding)
+    return replace(parse_numbered(pieces, str(path))[0], stamp=stamp)

@@ -10,6 +10,7 @@ import os
 import re
 import stat
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -33,10 +34,13 @@ def _bom_encoding(data: bytes) -> str | None:
     return next((name for bom, name in _BOMS if data.startswith(bom)), None)
 
 
+_HEAD = 4096  # bytes of a file's start that tell UTF-16 without a byte-order mark
+
+
 def _utf16_without_bom(data: bytes) -> str | None:
     """The UTF-16 a file without a byte-order mark seems to be in: most characters of Western text have a NUL
     byte beside them, always on the same side."""
-    head = data[:4096]
+    head = data[:_HEAD]
     even, odd = head[0::2].count(0), head[1::2].count(0)
     if odd > len(head) // 4 and even <= odd // 20:
         return "utf-16-le"
@@ -46,23 +50,17 @@ def _utf16_without_bom(data: bytes) -> str | None:
 
 
 def _decode(path: Path, data: bytes, encoding: str | None) -> str:
+    """A file's bytes as text: UTF-8, or what a byte-order mark says, or `encoding`. Raises ReadError."""
     if not encoding:
         encoding = _bom_encoding(data)
         if encoding:  # UTF-16 or UTF-32 as its byte-order mark says (the codec drops the mark)
             return _decode(path, data, encoding)
         if b"\x00" in data:
-            if guess := _utf16_without_bom(data):
-                raise ReadError(
-                    f"{path}: contains NUL bytes, as UTF-16 text without a byte-order mark does; try --encoding {guess}"
-                )
-            raise ReadError(f"{path}: looks like a binary file (contains NUL bytes), not a paper list")
+            raise _with_nul(path, data)
         try:
             return data.decode("utf-8")  # a UTF-8 byte-order mark goes in parse_text
         except UnicodeDecodeError as exc:
-            raise ReadError(
-                f"{path}: not UTF-8 (invalid byte 0x{data[exc.start]:02x} at byte offset {exc.start}); "
-                "try --encoding NAME, e.g. --encoding latin-1"
-            ) from None
+            raise _not_utf8(path, data[exc.start], exc.start) from None
     try:
         codecs.lookup(encoding)
     except LookupError:
@@ -83,6 +81,22 @@ def _decode(path: Path, data: bytes, encoding: str | None) -> str:
 
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _with_nul(path: Path, data: bytes) -> ReadError:
+    """A file read as UTF-8 holding a NUL byte, `data` its start."""
+    if guess := _utf16_without_bom(data):
+        return ReadError(
+            f"{path}: contains NUL bytes, as UTF-16 text without a byte-order mark does; try --encoding {guess}"
+        )
+    return ReadError(f"{path}: looks like a binary file (contains NUL bytes), not a paper list")
+
+
+def _not_utf8(path: Path, byte: int, at: int) -> ReadError:
+    return ReadError(
+        f"{path}: not UTF-8 (invalid byte 0x{byte:02x} at byte offset {at}); "
+        "try --encoding NAME, e.g. --encoding latin-1"
+    )
 
 
 FIFO_WAIT = 10.0  # seconds a named pipe may go without a program opening it for writing
@@ -164,13 +178,93 @@ def _read_stream(path: Path, handle: BinaryIO, encoding: str | None, start: byte
     return b"".join(chunks)
 
 
-def read_text(path: Path, encoding: str | None = None) -> tuple[str, tuple[int, int] | None]:
-    """A paper file's text (UTF-8 unless `encoding` names another) and its `file_stamp`. Raises ReadError."""
+Stamp = tuple[int, int] | None
+
+
+def read_data(path: Path, encoding: str | None = None) -> tuple[bytes, Stamp]:
+    """A paper file's bytes, not empty, and its `file_stamp`. Raises ReadError."""
     stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
     data = read_bytes(path, encoding)
     if not data.strip():
         raise ReadError(f"{path}: the file is empty")
+    return data, stamp
+
+
+def read_text(path: Path, encoding: str | None = None) -> tuple[str, Stamp]:
+    """A paper file's text (UTF-8 unless `encoding` names another) and its `file_stamp`. Raises ReadError."""
+    data, stamp = read_data(path, encoding)
     return _decode(path, data, encoding), stamp
+
+
+PIECE_BYTES = 1 << 20  # bytes of a UTF-8 file read and decoded at a time
+
+
+def read_pieces(path: Path, encoding: str | None = None, size: int | None = None) -> tuple[Iterator[str], Stamp]:
+    """A paper file's text as `read_text` gives it, in pieces, and its `file_stamp`: a big UTF-8 file is read
+    and decoded `size` bytes (PIECE_BYTES) at a time, each piece ending after a line break (whose byte is never
+    inside a character), so that it is never held whole, neither as bytes nor as text (a single character
+    above U+00FF makes Python store a whole text at two bytes a character). Other encodings, pipes and devices
+    are read and decoded whole, in one piece. Fails as `read_text` does, with the same messages, though a
+    failure far into the file comes when reading comes there."""
+    size = size or PIECE_BYTES
+    stamp = file_stamp(path)  # before reading: a save while it is read shows as a change, never the reverse
+    if stamp is None or encoding:
+        data, _ = read_data(path, encoding)
+        return iter([_decode(path, data, encoding)]), stamp
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 -- closed by _utf8_pieces
+        start = handle.read(size)
+    except OSError as exc:
+        raise ReadError(unreadable(path, exc, "paper file")) from None
+    if _bom_encoding(start) or b"\x00" in start or len(start) < size:  # not UTF-8, or small: read whole
+        with handle:
+            data, _ = read_data(path, encoding)
+        return iter([_decode(path, data, encoding)]), stamp
+    return _utf8_pieces(path, handle, start, size), stamp
+
+
+def _utf8_pieces(path: Path, handle: BinaryIO, start: bytes, size: int) -> Iterator[str]:
+    """The rest of `read_pieces`: the file's pieces decoded from `start` (its first bytes) on, the handle closed
+    at the end; a file of white space alone, or holding a NUL byte, fails as `read_data` and `_decode` do."""
+    with handle:
+        head, pending, offset, blank = b"", bytearray(), 0, True
+        chunk = start
+        while chunk:
+            head = head if len(head) >= _HEAD else (head + chunk)[:_HEAD]
+            if b"\x00" in chunk:
+                raise _with_nul(path, head + _read_chunk(path, handle, _HEAD - len(head)))
+            blank = blank and chunk.isspace()
+            pending += chunk
+            end = max(pending.rfind(b"\n"), pending.rfind(b"\r")) + 1  # a "\r" alone ends a line too
+            if end:
+                yield _utf8_piece(path, handle, head, pending, end, offset)
+                del pending[:end]
+                offset += end
+            chunk = _read_chunk(path, handle, size)
+        if blank:
+            raise ReadError(f"{path}: the file is empty")
+        if pending:
+            yield _utf8_piece(path, handle, head, pending, len(pending), offset)
+
+
+def _read_chunk(path: Path, handle: BinaryIO, size: int) -> bytes:
+    try:
+        return handle.read(size)
+    except OSError as exc:
+        raise ReadError(unreadable(path, exc, "paper file")) from None
+
+
+def _utf8_piece(path: Path, handle: BinaryIO, head: bytes, pending: bytearray, end: int, offset: int) -> str:
+    """The first `end` bytes of `pending`, `offset` bytes into the file, decoded; a file that is not UTF-8 fails
+    as when decoded whole: a NUL byte further on (binary, or UTF-16) is said before the first bad byte."""
+    try:
+        return pending[:end].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        while chunk := _read_chunk(path, handle, PIECE_BYTES):
+            head = head if len(head) >= _HEAD else (head + chunk)[:_HEAD]
+            if b"\x00" in chunk:
+                raise _with_nul(path, head + _read_chunk(path, handle, _HEAD - len(head))) from None
+        raise _not_utf8(path, pending[exc.start], offset + exc.start) from None
 
 
 def file_stamp(path: str | os.PathLike[str]) -> tuple[int, int] | None:

@@ -7,6 +7,7 @@ entry at fault; ids follow one rule for all (see identifiers.py), so annotations
 from __future__ import annotations
 
 import gc
+import itertools
 import os
 import re
 from collections.abc import Callable, Iterator
@@ -16,7 +17,7 @@ from importlib import import_module
 from pathlib import Path
 
 from ..paper import PaperList
-from ..source import file_stamp, read_text
+from ..source import file_stamp, read_pieces
 
 # The readers by name, with what each reads.
 FORMATS: dict[str, str] = {
@@ -63,20 +64,24 @@ def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: 
         expected = fmt or EXTENSIONS.get(path.suffix.lower()) or ("json" if path.suffix.lower() == ".json" else None)
         if stamp is not None and expected not in (None, "text") and (cached := _cached(path, stamp, fmt, encoding)):
             return cached
-        content, stamp = read_text(path, encoding)
-        chosen = fmt or choose(path, content)
+        pieces, stamp = read_pieces(path, encoding)
+        head = next(pieces)  # what the format is told by, unless it is JSON
+        chosen = fmt or choose(path, head)
         if chosen == "text":
             from . import text
 
-            papers = text.read(path, content, encoding)
-        elif stamp is not None and expected is None and (cached := _cached(path, stamp, fmt, encoding)):
+            papers = text.read(path, itertools.chain([head], pieces), encoding)
+            return replace(papers, stamp=stamp)
+        content = head + "".join(pieces)  # the other formats are parsed from the whole text
+        del head
+        chosen = fmt or choose(path, content)  # JSON Lines are told from JSON by more than the first piece
+        if stamp is not None and expected is None and (cached := _cached(path, stamp, fmt, encoding)):
             return cached  # a .txt holding BibTeX, say: known once read
-        else:
-            from .. import list_cache
+        from .. import list_cache
 
-            papers = parser(chosen)(content, str(path))
-            if stamp is not None and len(papers) >= list_cache.MIN_PAPERS:
-                list_cache.save(list_cache.key(path, stamp, fmt, encoding), papers)
+        papers = parser(chosen)(content, str(path))
+        if stamp is not None and len(papers) >= list_cache.MIN_PAPERS:
+            list_cache.save(list_cache.key(path, stamp, fmt, encoding), papers)
     return replace(papers, stamp=stamp)
 
 
