@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import io
+import json
+import pickle
+import sys
 import threading
+import types
+from pathlib import Path
 
 import pytest
 
+from readlist.core.papers.formats import load_papers
 from readlist.core.papers.reader import parse_text
 from readlist.core.search import build as builder
+from readlist.core.search import postings
 from readlist.core.search.index import SearchIndex
-from readlist.core.search.postings import BuildCancelled, build_data
+from readlist.core.search.postings import BuildCancelled, build_data, rows
 from readlist.core.search.scan import scan
 
 ABSTRACTS = [
@@ -52,6 +60,50 @@ def test_an_index_built_in_processes_is_the_index_built_in_one_thread(in_process
         assert (one.starts, one.docs, one.tfs) == (other.starts, other.docs, other.tfs)
     found = SearchIndex(listed, apart).search("graph")
     assert list(found.positions) == list(SearchIndex(listed, whole).search("graph").positions)
+
+
+def test_a_worker_process_never_pauses_its_build_for_other_threads(monkeypatch):
+    """A worker has no UI thread to let run: each pause only gave its core away on a busy machine."""
+    listed = papers(40)
+    sent = io.BytesIO()
+    for value in (0, rows(listed), None):
+        pickle.dump(value, sent)
+    answer = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=io.BytesIO(sent.getvalue())))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=answer))
+    pauses = []
+    monkeypatch.setattr(postings, "time", types.SimpleNamespace(sleep=pauses.append))
+    builder.serve()
+    assert pauses == []
+    assert pickle.loads(answer.getvalue()).terms == build_data(listed).terms
+    assert pauses  # a build in the calling thread still lets the UI's thread run
+
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_the_index_of_tricky_texts_is_the_one_recorded():
+    """Terms, postings, lengths and results, as recorded before the tokenising was made faster: LaTeX, Greek,
+    CJK, accents, hyphens, Markdown, full-width letters, a paper without a title, names in several scripts."""
+    recorded = json.loads((FIXTURES / "tokens-tricky.index.json").read_text(encoding="utf-8"))
+    listed = load_papers(FIXTURES / "tokens-tricky.jsonl").papers
+    index = SearchIndex.build(listed)
+    data = index.data
+    assert list(data.terms) == recorded["terms"] and list(data.lengths) == recorded["lengths"]
+    for kind in ("body", "title", "authors"):
+        postings_of = getattr(data, kind)
+        assert list(postings_of.starts) == recorded[kind]["starts"], kind
+        assert list(postings_of.docs) == recorded[kind]["docs"], kind
+        if postings_of.tfs is not None:
+            assert list(postings_of.tfs) == recorded[kind]["tfs"], kind
+    assert {query: list(index.search(query).positions) for query in recorded["searches"]} == recorded["searches"]
+
+
+def test_words_first_seen_in_a_paper_are_counted_in_every_form_they_take_there():
+    data = build_data(parse_text("Zorbs zorb the ZORB, a quux of the zorbs.\n\nA zorb.", "papers.txt").papers)
+    zorb, quux = data.terms.index("zorb"), data.terms.index("quux")
+    assert list(data.body.docs_of(zorb)) == [0, 1] and list(data.body.tfs_of(zorb)) == [4, 1]
+    assert list(data.body.tfs_of(quux)) == [1] and list(data.lengths) == [5, 1]  # "the", "of", "a" not counted
 
 
 def test_a_cancelled_build_stops_its_processes(in_processes):

@@ -111,7 +111,7 @@ def serve() -> None:
     part: list[Row] = []
     while (batch := pickle.load(stdin)) is not None:
         part.extend(batch)
-    pickle.dump(build_rows(part, first), stdout, protocol=pickle.HIGHEST_PROTOCOL)
+    pickle.dump(build_rows(part, first, alone=True), stdout, protocol=pickle.HIGHEST_PROTOCOL)
     stdout.flush()
 
 

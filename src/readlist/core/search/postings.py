@@ -119,18 +119,21 @@ def build_data(papers: Sequence[Paper], cancelled: threading.Event | None = None
     return build_rows(rows(papers), cancelled=cancelled)
 
 
-def build_rows(rows: Sequence[Row], first: int = 0, cancelled: threading.Event | None = None) -> IndexData:
-    """Index the papers read as `rows`, numbered from `first` (a part of a list built apart: see merge)."""
+def build_rows(
+    rows: Sequence[Row], first: int = 0, cancelled: threading.Event | None = None, alone: bool = False
+) -> IndexData:
+    """Index the papers read as `rows`, numbered from `first` (a part of a list built apart: see merge). `alone`:
+    no other thread waits for the interpreter (a worker process), so the build never pauses to let one run."""
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build(rows, first, cancelled)
+        return _build(rows, first, cancelled, alone)
     finally:
         if enabled:
             gc.enable()
 
 
-def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None) -> IndexData:
+def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None, alone: bool) -> IndexData:
     term_of: dict[str, int] = {}  # folded word -> term id (of its stem)
     id_of_stem: dict[str, int] = {}
     body_docs: list[list[int]] = []
@@ -154,7 +157,8 @@ def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None) -
     append = list.append
     for doc, (text, known_title, authors) in enumerate(rows, first):
         if not doc & 15:
-            time.sleep(0)  # let a waiting thread (the UI's, when built in its process) run every ~2 ms, not every 5
+            if not alone:  # on a busy machine each pause may give the core to another process for a while
+                time.sleep(0)  # let a waiting thread (the UI's, when built in its process) run every ~2 ms, not 5
             if cancelled is not None and cancelled.is_set():
                 raise BuildCancelled
         form = index_form(text)
