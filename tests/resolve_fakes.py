@@ -30,6 +30,13 @@ ET.register_namespace("arxiv", ARXIV)
 ET.register_namespace("opensearch", OPENSEARCH)
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client that gave up (a timeout test) leaves a broken connection: not worth a traceback in the test output."""
+
+    def handle_error(self, request, client_address) -> None:
+        pass
+
+
 def sample_papers() -> list[dict]:
     """16 papers of the shared arXiv sample: number, arxiv_id, category, title, abstract."""
     return json.loads((FIXTURES / "papers.json").read_text(encoding="utf-8"))["papers"]
@@ -98,7 +105,7 @@ class LocalServer:
             def log_message(self, *args) -> None:  # quiet
                 pass
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._httpd = _QuietServer(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
 
