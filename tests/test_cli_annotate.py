@@ -436,7 +436,7 @@ def test_output_cut_short_by_a_closed_pipe_ends_quietly_not_as_no_match(tmp_path
     papers = tmp_path / "many.txt"
     papers.write_text("\n\n".join(f"We study problem number {n} of graph learning in depth." for n in range(3000)))
     env = {**__import__("os").environ, "READLIST_DB": str(tmp_path / "db.json")}
-    for args in (["list"], ["search", "graph", "-n", "0"]):
+    for args in (["list"], ["list", "--json"], ["search", "graph", "-n", "0"]):
         proc = subprocess.Popen(
             [sys.executable, "-m", "readlist", "--papers", str(papers), *args],
             env=env,

@@ -1,10 +1,124 @@
-"""What readlist prints: an abstract made plain with its spaces normalised once, the same text."""
+"""What `list --json` prints of many papers, written a few hundred at a time: the same text as each paper
+printed alone (control characters, bidi marks, LaTeX, a lone surrogate, a terminal's encoding lacking a character);
+and an abstract made plain with its spaces normalised once."""
 
 from __future__ import annotations
 
-import pytest
+import json
+import os
+import subprocess
+import sys
 
+import pytest
+from click.testing import CliRunner
+
+from readlist.cli import cli, output
 from readlist.core.text import normalize
+from readlist.core.text.normalize import escape_controls_in_json
+
+TRICKY = [
+    "Plain ASCII words on graph rewiring, wit- nessed at {G}raph scale.",
+    "A DEL \x7f and a tab\tinside, all ASCII, and a bell \x07 rung.",
+    "Résumé of ε-greedy agents ★ with a bidi \u202e override and \x1b[31mcolour\x1b[0m.",
+    "- ab- cd and pre- and- post, naïve- ly \\frac{a}{b} x{y}z, $\\alpha$-stable and $\\epsilon$ at $5 and $6.",
+    "Soft\xadhyphen, a byte-order mark \ufeff, a line separator \u2028 and a C1 \x85 \x9b control.",
+    "中文 and café, Ελληνικά, and a tag character \U000e0041 hidden.",
+    "Naïve café crème, in Latin-1 whole.",
+    "Links kept whole: https://x.org/a_b~c and \\url{https://y.org/d} with **bold** and `code`.",
+]
+COUNT = 600  # past two of the batches the rows are written in
+
+
+@pytest.fixture
+def many(tmp_path):
+    """COUNT papers, the tricky abstracts among plain ones, and a database with a star, tags and notes."""
+    papers = tmp_path / "many.txt"
+    abstracts = [f"{TRICKY[n % len(TRICKY)]} Study {n} of the list." for n in range(COUNT)]
+    papers.write_text("\n\n".join(abstracts) + "\n", encoding="utf-8")
+    db = tmp_path / "db.json"
+
+    def invoke(*args: str):
+        return CliRunner().invoke(cli, ["--papers", str(papers), "--db", str(db), *args])
+
+    for args in (
+        ["star", "#3"],
+        ["tag", "#3", "+ε", "+x\x1b[31my"],
+        ["note", "#300", "--text", "a \x1b[31mred\x1b[0m note ★ with a tab\t and \u202e"],
+        ["status", "#2", "read"],
+    ):
+        assert invoke(*args).exit_code == 0, args
+    invoke.papers, invoke.db = papers, db
+    return invoke
+
+
+def one_at_a_time(rows: list, fits) -> str:
+    """The text of `echo_json` of each row alone, indented as an item of a list: what `list --json` writes."""
+    texts = []
+    for row in rows:
+        text = json.dumps(row, ensure_ascii=False, indent=2)
+        text = escape_controls_in_json(text) if fits(text) else json.dumps(row, indent=2)
+        texts.append("\n  " + text.replace("\n", "\n  "))
+    return "[" + ",".join(texts) + "\n]\n"
+
+
+def fits(encoding: str):
+    """Whether a text's every character is in `encoding`, as `fits_stdout` tells of standard output's."""
+
+    def encodes(text: str) -> bool:
+        try:
+            text.encode(encoding)
+        except UnicodeEncodeError:
+            return False
+        return True
+
+    return encodes
+
+
+def test_list_json_of_many_tricky_papers_is_each_paper_as_echo_json_writes_it(many):
+    result = many("list", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    assert len(rows) == COUNT and rows[2]["tags"] == ["ε", "xy"] and rows[299]["note"].startswith("a \x1b")
+    assert [row["text"] for row in rows[: len(TRICKY)]] == [f"{text} Study {n} of the list." for n, text in
+                                                            enumerate(TRICKY)]  # fmt: skip
+    assert result.stdout == one_at_a_time(rows, fits("utf-8"))
+    for escaped in ("\\u007f", "\\u202e", "\\u001b", "\\u00ad", "\\ufeff", "\\u2028", "\\u0085", "\\udb40\\udc41"):
+        assert escaped in result.stdout
+
+
+def test_json_list_items_orjson_refuses_are_each_as_echo_json_writes_it():
+    items = [{"n": n, "text": TRICKY[n % len(TRICKY)]} for n in range(600)]
+    items[300]["text"] = "caf" + b"\xe9".decode("utf-8", "surrogateescape")  # a lone surrogate: orjson refuses it
+    with CliRunner().isolation() as (out, _, _):
+        output.echo_json_list(iter(items))
+        sys.stdout.flush()
+        written = out.getvalue().decode()
+    assert written == one_at_a_time(items, fits("utf-8")) and "\\udce9" in written
+    with CliRunner().isolation() as (out, _, _):
+        output.echo_json_list(iter([]))
+        sys.stdout.flush()
+        assert out.getvalue() == b"[]\n"
+
+
+def test_list_json_where_the_terminal_lacks_characters_is_each_paper_as_echo_json_writes_it(many):
+    env = {**os.environ, "PYTHONIOENCODING": "latin-1"}
+    command = [sys.executable, "-m", "readlist", "--papers", str(many.papers), "--db", str(many.db), "list", "--json"]
+    done = subprocess.run(command, env=env, capture_output=True, timeout=120)
+    assert done.returncode == 0 and done.stderr == b"", done.stderr
+    text = done.stdout.decode("latin-1")
+    rows = json.loads(text)
+    assert len(rows) == COUNT and rows[2]["text"].startswith("Résumé of ε-greedy agents ★")
+    assert "\\u2605" in text and "Naïve café crème" in text  # what the encoding lacks as escapes, else as it is
+    assert text == one_at_a_time(rows, fits("latin-1"))
+
+
+def test_list_json_looks_for_control_characters_once_a_batch_not_once_a_paper(many, monkeypatch):
+    calls = []
+    real = output.escape_controls_in_json
+    monkeypatch.setattr(output, "escape_controls_in_json", lambda text: calls.append(len(text)) or real(text))
+    result = many("list", "--json")
+    assert result.exit_code == 0 and len(json.loads(result.stdout)) == COUNT
+    assert len(calls) <= 6  # three batches, each looked at once and escaped once (before: once a paper, 600)
 
 
 def test_a_plain_abstract_is_made_plain_normalising_its_spaces_once(monkeypatch):
