@@ -1,4 +1,4 @@
-"""What `list --json` prints of many papers, written a few hundred at a time: the same text as each paper
+"""What `list` and `list --json` print of many papers, written a few hundred at a time: the same text as each paper
 printed alone (control characters, bidi marks, LaTeX, a lone surrogate, a terminal's encoding lacking a character);
 and an abstract made plain with its spaces normalised once."""
 
@@ -9,10 +9,12 @@ import os
 import subprocess
 import sys
 
+import click
 import pytest
 from click.testing import CliRunner
 
 from readlist.cli import cli, output
+from readlist.cli.commands import papers as papers_command
 from readlist.core.text import normalize
 from readlist.core.text.normalize import escape_controls_in_json
 
@@ -119,6 +121,22 @@ def test_list_json_looks_for_control_characters_once_a_batch_not_once_a_paper(ma
     result = many("list", "--json")
     assert result.exit_code == 0 and len(json.loads(result.stdout)) == COUNT
     assert len(calls) <= 6  # three batches, each looked at once and escaped once (before: once a paper, 600)
+
+
+def test_list_is_each_paper_on_its_line_written_a_few_hundred_at_a_time(many, monkeypatch):
+    made, echoed = [], []
+    real_line, real_echo = papers_command.paper_line, click.echo
+    monkeypatch.setattr(papers_command, "paper_line", lambda *args: made.append(real_line(*args)) or made[-1])
+    monkeypatch.setattr(
+        click, "echo", lambda message=None, **kwargs: echoed.append(message) or real_echo(message, **kwargs)
+    )
+    result = many("list")
+    assert result.exit_code == 0
+    assert result.stdout == "".join(line + "\n" for line in made) and len(made) == COUNT
+    assert len(echoed) <= 3  # before: one a line, 600
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[2] == "read" and "★ unread" in lines[2] and lines[2].endswith("  #ε #xy")
+    assert all("\x1b" not in line and "\u202e" not in line and "\x7f" not in line for line in lines)
 
 
 def test_a_plain_abstract_is_made_plain_normalising_its_spaces_once(monkeypatch):

@@ -112,6 +112,13 @@ def echo_json_list(items: Iterable[Any]) -> None:
     click.echo("\n]" if started else "[]")
 
 
+def echo_lines(lines: Iterable[str]) -> None:
+    """Print each of `lines` on a line of its own, as they come, a few hundred at a time: a click.echo a line (each
+    checking the terminal for colours and flushing) took 0.8 s of `readlist list`'s 100,000 lines."""
+    for batch in batched(lines, 256):
+        click.echo("\n".join(batch))
+
+
 def batched(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     """`items` in lists of `size` (the last shorter)."""
     it = iter(items)

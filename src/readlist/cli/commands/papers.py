@@ -19,6 +19,7 @@ from ..context import Context, fail
 from ..output import (
     echo_json,
     echo_json_list,
+    echo_lines,
     echo_note,
     link_lines,
     marks_line,
@@ -74,8 +75,8 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
             echo_json_list(paper_dict(paper, ann) for paper, ann in streamed(rows, papers, "listing"))
             return
         width = len(str(len(papers)))
-        for paper, ann in streamed(rows, papers, "listing"):
-            click.echo(paper_line(f"{paper.index:>{width}}", paper, ann))
+        listed = streamed(rows, papers, "listing")
+        echo_lines(paper_line(f"{paper.index:>{width}}", paper, ann) for paper, ann in listed)
     finally:
         gc.unfreeze()  # a caller that goes on (a test calling commands in turn) collects them again
 
