@@ -163,3 +163,12 @@ def test_a_plain_abstract_is_made_plain_normalising_its_spaces_once(monkeypatch)
 )
 def test_to_plain_gives_the_text_it_gave(text, plain):
     assert normalize.to_plain(text) == plain
+
+
+def test_list_without_a_filter_asks_nothing_of_the_annotations(many, monkeypatch):
+    everything = many("list").stdout
+    monkeypatch.setattr(papers_command, "_keep", lambda *args: pytest.fail("a filter asked of an annotation"))
+    result = many("list")  # before: each of the 600 annotations asked whether to keep it
+    assert result.exit_code == 0 and result.stdout == everything
+    monkeypatch.undo()
+    assert len(many("list", "--tag", "ε").stdout.splitlines()) == 1
