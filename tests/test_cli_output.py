@@ -172,3 +172,24 @@ def test_list_without_a_filter_asks_nothing_of_the_annotations(many, monkeypatch
     assert result.exit_code == 0 and result.stdout == everything
     monkeypatch.undo()
     assert len(many("list", "--tag", "ε").stdout.splitlines()) == 1
+
+
+class NotLookedUp(str):
+    """A text whose characters must not be looked up one at a time (`str.isprintable`)."""
+
+    def isprintable(self) -> bool:
+        raise AssertionError("each character looked up")
+
+
+def test_ascii_text_is_checked_for_control_characters_as_bytes_with_the_same_answers():
+    text = NotLookedUp("A plain ASCII abstract on graph rewiring, with (brackets) and ~ tildes.")
+    assert normalize.strip_control(text) == text  # before: each character looked up by isprintable
+    assert normalize.escape_controls_in_json(NotLookedUp('[\n  "a"\n]')) == '[\n  "a"\n]'
+    for code in [*range(0x3000), *range(0xE0000, 0xE0080), 0xFEFF, 0xFFFD, 0x1F600]:
+        for text in (chr(code), f"a{chr(code)}b\n", f"\n{chr(code)}"):
+            slow = normalize._CONTROL.sub("", normalize._ESCAPE_SEQUENCE.sub("", text).replace("\t", " "))
+            assert normalize.strip_control(text) == slow, hex(code)
+            escaped = normalize.escape_controls_in_json(text)
+            assert escaped == normalize._CONTROL.sub(normalize._json_escape, text), hex(code)
+            if not 0xD800 <= code < 0xE000:  # a lone surrogate is no UTF-8
+                assert normalize.controls_in_utf8_json(text.encode()) == (escaped != text), hex(code)

@@ -21,7 +21,7 @@ from ..core.papers.describe import title_origin, title_origin_line, where_and_id
 from ..core.papers.links import IN_ABSTRACT, source_links
 from ..core.papers.paper import Paper
 from ..core.store.annotation import Annotation, missing_title, title_of
-from ..core.text.normalize import escape_controls_in_json, hashtags, strip_control, to_plain
+from ..core.text.normalize import controls_in_utf8_json, escape_controls_in_json, hashtags, strip_control, to_plain
 
 ERRORS = "readlist-lookalike"
 _LOOKALIKES = {
@@ -104,7 +104,7 @@ def echo_json_list(items: Iterable[Any]) -> None:
             click.echo(("," if started else "[") + _json_items(batch), nl=False)
         else:  # '[\n  {...},\n  {...}\n]', indented as json.dumps indents the list's items: the brackets left out
             data = data[1:-2]
-            if utf8 and not _json_controls_in(data):
+            if utf8 and not controls_in_utf8_json(data):
                 click.echo((b"," if started else b"[") + data, nl=False)
             else:
                 _echo_json_text(data.decode(), batch, started)
@@ -134,18 +134,6 @@ def _stdout_takes_utf8() -> bool:
     except LookupError:
         return False
     return utf8 and os.linesep == "\n" and getattr(sys.stdout, "buffer", None) is not None
-
-
-# What JSON text holds besides control characters, most of it: printable ASCII and the indent's line breaks.
-_JSON_PLAIN_BYTES = bytes(range(0x20, 0x7F)) + b"\n"
-
-
-def _json_controls_in(data: bytes) -> bool:
-    """Whether UTF-8 JSON text holds a character `escape_controls_in_json` writes as an escape. Only the bytes of other
-    characters than printable ASCII are decoded and looked at (few: checking every character took 0.7 s of 100,000
-    papers); what is left of UTF-8 when ASCII bytes are taken out is UTF-8, the other characters whole."""
-    rest = data.translate(None, _JSON_PLAIN_BYTES).decode()
-    return bool(rest) and escape_controls_in_json(rest) != rest
 
 
 def _echo_json_text(text: str, batch: list[Any], started: bool) -> None:

@@ -105,19 +105,40 @@ def strip_control(text: str, keep_tabs: bool = False) -> str:
     """Remove terminal escape sequences whole (of an ESC ]0;title BEL or a colour code nothing is left
     behind, not "]0;title" or "[31m"), then control characters (ESC, BEL, ...) and bidi/line-separator
     controls; tabs become spaces unless `keep_tabs` (a note printed as written, Markdown indentation and all)."""
-    if text.isprintable():  # none of them (they are all unprintable): the common case, at C speed (`list --json`
+    if _printable(text):  # none of them (they are all unprintable): the common case, at C speed (`list --json`
         return text  # of 100,000 papers scanned each abstract with the pattern twice)
     if has_escape(text):
         text = _ESCAPE_SEQUENCE.sub("", text)
     return _CONTROL.sub("", text if keep_tabs else text.replace("\t", " "))
 
 
+_PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
+_PRINTABLE_ASCII_AND_LF = _PRINTABLE_ASCII + b"\n"
+
+
+def _printable(text: str, line_breaks: bool = False) -> bool:
+    """`text.isprintable()`, line breaks counted printable if `line_breaks`: ASCII text (most abstracts) is checked as
+    bytes, four times as fast as `isprintable` looks up each character (a quarter second of 100,000 abstracts)."""
+    if text.isascii():
+        return not text.encode("ascii").translate(None, _PRINTABLE_ASCII_AND_LF if line_breaks else _PRINTABLE_ASCII)
+    return (text.replace("\n", "") if line_breaks else text).isprintable()
+
+
 def escape_controls_in_json(text: str) -> str:
     """JSON text with every character `strip_control` removes written as a \\u escape (a JSON reader gets
     the exact data; a terminal shows six harmless characters instead of obeying a CSI or reordering text)."""
-    if text.replace("\n", "").isprintable():  # none (see `strip_control`); JSON's own line breaks aside
+    if _printable(text, line_breaks=True):  # none (see `strip_control`); JSON's own line breaks aside
         return text
     return _CONTROL.sub(_json_escape, text)
+
+
+def controls_in_utf8_json(data: bytes) -> bool:
+    """Whether UTF-8 JSON text holds a character `escape_controls_in_json` writes as an escape. Only the bytes of other
+    characters than printable ASCII are decoded and looked at (few: `list --json` of 100,000 papers looked at every
+    character for 0.7 s): what is left of UTF-8 once its ASCII bytes are taken out is UTF-8, its other characters whole.
+    """
+    rest = data.translate(None, _PRINTABLE_ASCII_AND_LF).decode()
+    return bool(rest) and escape_controls_in_json(rest) != rest
 
 
 def _json_escape(match: re.Match[str]) -> str:
