@@ -626,3 +626,19 @@ def test_typing_on_scores_the_words_before_the_last_once(monkeypatch):
     fresh = SearchIndex.build(papers).search("diffusion models ge")
     assert (list(typed_on.positions), list(typed_on.scores)) == (list(fresh.positions), list(fresh.scores))
     assert typed_on.full_matches == fresh.full_matches == 2
+
+
+def test_marks_alone_are_searched_by_their_marks_and_folded_to_one_shared_form(papers):
+    # A whole list marked read is 100k annotations with nothing to fold: they share one searchable form each.
+    from readlist.core.search import notes as search_notes
+
+    index = SearchIndex.build(papers)
+    marks = {paper.id: Note(status="read") for paper in papers}
+    marks[papers[1].id] = Note(status="read", starred=True)
+    marks[papers[2].id] = Note(status="read", note="reading group")
+    forms = {id(search_notes.Annotated.of(mark)) for mark in marks.values()}
+    assert len(forms) == 3  # read; read and starred; the noted one
+    assert full(index, "is:read", annotations=marks) == list(range(len(papers)))
+    assert full(index, "is:starred", annotations=marks) == [1]
+    assert full(index, "group", annotations=marks) == [2]
+    assert full(index, '"reading group"', annotations=marks) == [2]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from ..text.tokens import fold, phrase_pattern, split_words, stem
@@ -25,10 +25,17 @@ class Annotated:
     def of(cls, annotation: Any) -> Annotated:
         """The searchable part of an annotation (an `Annotation`, or any object with its fields)."""
         note = getattr(annotation, "note", "") or ""
-        tags = tuple(fold(str(tag)) for tag in (getattr(annotation, "tags", ()) or ()))
+        starred = bool(getattr(annotation, "starred", False))
+        status = str(getattr(annotation, "status", "unread") or "unread")
+        raw_tags = getattr(annotation, "tags", ()) or ()
+        if not note and not raw_tags and not getattr(annotation, "title", None):
+            # Most annotations of a big list are a mark alone (a whole list marked read): one shared object for
+            # each, not 100,000 folds of nothing (a third of a second a search at 100k annotations).
+            return _marks_only(starred, status)
+        tags = tuple(fold(str(tag)) for tag in raw_tags)
         return cls(
-            starred=bool(getattr(annotation, "starred", False)),
-            status=str(getattr(annotation, "status", "unread") or "unread"),
+            starred=starred,
+            status=status,
             note_words=tuple(split_words(fold(note))),
             tags=tags,
             title_words=tuple(split_words(fold(getattr(annotation, "title", None) or ""))),
@@ -39,6 +46,11 @@ class Annotated:
         return self.note_words + self.title_words + tuple(word for tag in self.tags for word in split_words(tag))
 
 
+@cache
+def _marks_only(starred: bool, status: str) -> Annotated:
+    return Annotated(starred=starred, status=status, note_words=(), tags=())
+
+
 def note_hits(
     annotated: Mapping[int, Annotated], matcher: WordMatcher, tags_too: bool = True, title_only: bool = False
 ) -> dict[int, float]:
@@ -47,7 +59,9 @@ def note_hits(
     hits = {}
     for pos, ann in annotated.items():
         words = ann.title_words if title_only else ann.words if tags_too else ann.note_words
-        weight = max((matcher.weight(stem(word)) for word in words), default=0.0)
+        if not words:  # a mark alone: most of a big list's annotations
+            continue
+        weight = max(matcher.weight(stem(word)) for word in words)
         if weight:
             hits[pos] = weight
     return hits
@@ -60,6 +74,8 @@ def note_phrase(
     pattern = phrase_pattern(words)
     out = set()
     for pos, ann in annotated.items():
+        if not ann.note_words and not ann.title_words:
+            continue
         if (note and pattern.search(" ".join(ann.note_words))) or (title and pattern.search(" ".join(ann.title_words))):
             out.add(pos)
     return out
