@@ -106,6 +106,16 @@ def test_words_first_seen_in_a_paper_are_counted_in_every_form_they_take_there()
     assert list(data.body.tfs_of(quux)) == [1] and list(data.lengths) == [5, 1]  # "the", "of", "a" not counted
 
 
+def test_stopwords_count_in_no_papers_length_and_a_word_once_in_one_paper_is_one_posting():
+    text = "The of and a to in.\n\nA zorb and the quux of zorbs.\n\nOnly blarg here, with the zorb."
+    data = build_data(parse_text(text, "papers.txt").papers)
+    assert list(data.lengths) == [0, 3, 4]  # "only", "blarg", "here", "zorb"
+    blarg, zorb = data.terms.index("blarg"), data.terms.index("zorb")
+    assert (list(data.body.docs_of(blarg)), list(data.body.tfs_of(blarg))) == ([2], [1])
+    assert (list(data.body.docs_of(zorb)), list(data.body.tfs_of(zorb))) == ([1, 2], [2, 1])
+    assert "the" not in data.terms and "and" not in data.terms
+
+
 def test_a_cancelled_build_stops_its_processes(in_processes):
     cancelled = threading.Event()
     cancelled.set()
