@@ -62,6 +62,49 @@ def test_an_index_built_in_processes_is_the_index_built_in_one_thread(in_process
     assert list(found.positions) == list(SearchIndex(listed, whole).search("graph").positions)
 
 
+def test_every_worker_is_sent_its_first_rows_before_any_is_sent_all_of_its_own(in_processes, monkeypatch):
+    """All the workers start indexing at once: none waits while another is sent its whole part."""
+    monkeypatch.setattr(builder, "BATCH", 5)
+    taken = []
+    batches = builder._batches
+
+    def recorded(first, part):
+        for n, piece in enumerate(batches(first, part)):
+            taken.append((first, n))
+            yield piece
+
+    monkeypatch.setattr(builder, "_batches", recorded)
+    listed = papers(60)
+    assert builder.build(listed).terms == build_data(listed).terms
+    assert taken.index((30, 1)) < taken.index((0, 7))  # the second's first rows before the first's closing None
+
+
+def test_a_worker_indexes_its_rows_as_they_arrive(monkeypatch):
+    listed = papers(40)
+    sent = io.BytesIO()
+    for value in (0, rows(listed[:20]), rows(listed[20:]), None):
+        pickle.dump(value, sent)
+    indexed, seen = [], []  # papers indexed, and how many of them when each read of the pipe was made
+    index_form = postings.index_form
+    monkeypatch.setattr(postings, "index_form", lambda text: indexed.append(text) or index_form(text))
+
+    class Pipe(io.BytesIO):
+        def read(self, *args):
+            seen.append(len(indexed))
+            return super().read(*args)
+
+        def readinto(self, buffer):
+            seen.append(len(indexed))
+            return super().readinto(buffer)
+
+    answer = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=Pipe(sent.getvalue())))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=answer))
+    builder.serve()
+    assert pickle.loads(answer.getvalue()).terms == build_data(listed).terms
+    assert max(seen) > 0  # the second batch was read after the first was being indexed
+
+
 def test_a_worker_process_never_pauses_its_build_for_other_threads(monkeypatch):
     """A worker has no UI thread to let run: each pause only gave its core away on a busy machine."""
     listed = papers(40)
@@ -125,7 +168,7 @@ def test_a_cancelled_build_stops_its_processes(in_processes):
 
 
 def test_a_process_that_fails_is_said_in_one_line(in_processes, monkeypatch):
-    monkeypatch.setattr(builder, "_send", lambda worker, *args: worker.stdin.close())  # no papers: it stops
+    monkeypatch.setattr(builder, "_batches", lambda first, part: iter(()))  # no papers: it stops
     with pytest.raises(RuntimeError, match=r"an indexing process stopped \(EOFError"):
         builder.build(papers(50))
 

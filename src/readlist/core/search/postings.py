@@ -11,7 +11,7 @@ import threading
 import time
 from array import array
 from collections import Counter, deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -136,7 +136,7 @@ def build_data(papers: Sequence[Paper], cancelled: threading.Event | None = None
 
 
 def build_rows(
-    rows: Sequence[Row], first: int = 0, cancelled: threading.Event | None = None, alone: bool = False
+    rows: Iterable[Row], first: int = 0, cancelled: threading.Event | None = None, alone: bool = False
 ) -> IndexData:
     """Index the papers read as `rows`, numbered from `first` (a part of a list built apart: see merge). `alone`:
     no other thread waits for the interpreter (a worker process), so the build never pauses to let one run."""
@@ -161,7 +161,7 @@ class _Lists(dict):
         return papers
 
 
-def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None, alone: bool) -> IndexData:
+def _build(rows: Iterable[Row], first: int, cancelled: threading.Event | None, alone: bool) -> IndexData:
     """Each word of an abstract appends its paper to its term's list, once each time it is said (one C-level step
     per word): a term's list holds its papers in order, each as many times as it says the term, counted into
     postings at the end (see _counted)."""
