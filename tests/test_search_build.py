@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
 import sys
 import threading
@@ -77,6 +78,25 @@ def test_every_worker_is_sent_its_first_rows_before_any_is_sent_all_of_its_own(i
     listed = papers(60)
     assert builder.build(listed).terms == build_data(listed).terms
     assert taken.index((30, 1)) < taken.index((0, 7))  # the second's first rows before the first's closing None
+
+
+def test_a_pipe_without_room_after_all_is_written_to_on_the_next_round(in_processes, monkeypatch):
+    refused = []
+
+    class Os(types.ModuleType):
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def write(fd, data):
+            if not refused:
+                refused.append(fd)
+                raise BlockingIOError
+            return os.write(fd, data)
+
+    monkeypatch.setattr(builder, "os", Os("os"))
+    listed = papers(30)
+    assert builder.build(listed).terms == build_data(listed).terms and refused
 
 
 def test_a_worker_indexes_its_rows_as_they_arrive(monkeypatch):

@@ -108,19 +108,26 @@ def _exchange(
 
 
 def _write(selector: selectors.BaseSelector, key: selectors.SelectorKey) -> None:
-    """As much of a worker's next piece as its pipe takes; its input is closed after the last piece (or once it
-    stopped reading: what it said is read with its missing result)."""
+    """As much of a worker's next piece as its pipe takes; its input is closed after the last piece, or once it
+    stopped reading (what it said is read with its missing result)."""
     part, left = key.data
+    if not left[0]:
+        piece = next(part, None)
+        if piece is None:  # all sent
+            _close(selector, key)
+            return
+        left[0] = memoryview(piece)
     try:
-        if not left[0]:
-            piece = next(part, None)
-            if piece is None:
-                raise BrokenPipeError  # all sent
-            left[0] = memoryview(piece)
         left[0] = left[0][os.write(key.fd, left[0]) :]
+    except BlockingIOError:  # no room after all: the next round tries again
+        pass
     except BrokenPipeError:
-        selector.unregister(key.fileobj)
-        key.fileobj.close()
+        _close(selector, key)
+
+
+def _close(selector: selectors.BaseSelector, key: selectors.SelectorKey) -> None:
+    selector.unregister(key.fileobj)
+    key.fileobj.close()
 
 
 def serve() -> None:
