@@ -1,7 +1,7 @@
 """Building a list's search index in worker processes: its papers in parts, each part indexed by a Python process of
 its own (one per core, up to PROCESSES), the parts then merged into one index.
 
-Indexing 100k papers takes about 20 CPU seconds of Python. In a thread of the app's own process it would share the
+Indexing 100k papers takes about 11 CPU seconds of Python. In a thread of the app's own process it would share the
 interpreter with the UI (each key waiting its turn) and use one core; in worker processes it leaves the UI alone and
 uses every core. A small list is indexed in the calling thread: starting processes would cost it more. A worker is
 `python -m readlist.core.search.build`, fed its papers' rows and answering with its part's index, both pickled over
