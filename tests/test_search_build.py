@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
 import sys
 import threading
@@ -62,6 +63,68 @@ def test_an_index_built_in_processes_is_the_index_built_in_one_thread(in_process
     assert list(found.positions) == list(SearchIndex(listed, whole).search("graph").positions)
 
 
+def test_every_worker_is_sent_its_first_rows_before_any_is_sent_all_of_its_own(in_processes, monkeypatch):
+    """All the workers start indexing at once: none waits while another is sent its whole part."""
+    monkeypatch.setattr(builder, "BATCH", 5)
+    taken = []
+    batches = builder._batches
+
+    def recorded(first, part):
+        for n, piece in enumerate(batches(first, part)):
+            taken.append((first, n))
+            yield piece
+
+    monkeypatch.setattr(builder, "_batches", recorded)
+    listed = papers(60)
+    assert builder.build(listed).terms == build_data(listed).terms
+    assert taken.index((30, 1)) < taken.index((0, 7))  # the second's first rows before the first's closing None
+
+
+def test_a_pipe_without_room_after_all_is_written_to_on_the_next_round(in_processes, monkeypatch):
+    refused = []
+
+    class Os(types.ModuleType):
+        def __getattr__(self, name):
+            return getattr(os, name)
+
+        @staticmethod
+        def write(fd, data):
+            if not refused:
+                refused.append(fd)
+                raise BlockingIOError
+            return os.write(fd, data)
+
+    monkeypatch.setattr(builder, "os", Os("os"))
+    listed = papers(30)
+    assert builder.build(listed).terms == build_data(listed).terms and refused
+
+
+def test_a_worker_indexes_its_rows_as_they_arrive(monkeypatch):
+    listed = papers(40)
+    sent = io.BytesIO()
+    for value in (0, rows(listed[:20]), rows(listed[20:]), None):
+        pickle.dump(value, sent)
+    indexed, seen = [], []  # papers indexed, and how many of them when each read of the pipe was made
+    index_form = postings.index_form
+    monkeypatch.setattr(postings, "index_form", lambda text: indexed.append(text) or index_form(text))
+
+    class Pipe(io.BytesIO):
+        def read(self, *args):
+            seen.append(len(indexed))
+            return super().read(*args)
+
+        def readinto(self, buffer):
+            seen.append(len(indexed))
+            return super().readinto(buffer)
+
+    answer = io.BytesIO()
+    monkeypatch.setattr(sys, "stdin", types.SimpleNamespace(buffer=Pipe(sent.getvalue())))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(buffer=answer))
+    builder.serve()
+    assert pickle.loads(answer.getvalue()).terms == build_data(listed).terms
+    assert max(seen) > 0  # the second batch was read after the first was being indexed
+
+
 def test_a_worker_process_never_pauses_its_build_for_other_threads(monkeypatch):
     """A worker has no UI thread to let run: each pause only gave its core away on a busy machine."""
     listed = papers(40)
@@ -106,6 +169,16 @@ def test_words_first_seen_in_a_paper_are_counted_in_every_form_they_take_there()
     assert list(data.body.tfs_of(quux)) == [1] and list(data.lengths) == [5, 1]  # "the", "of", "a" not counted
 
 
+def test_stopwords_count_in_no_papers_length_and_a_word_once_in_one_paper_is_one_posting():
+    text = "The of and a to in.\n\nA zorb and the quux of zorbs.\n\nOnly blarg here, with the zorb."
+    data = build_data(parse_text(text, "papers.txt").papers)
+    assert list(data.lengths) == [0, 3, 4]  # "only", "blarg", "here", "zorb"
+    blarg, zorb = data.terms.index("blarg"), data.terms.index("zorb")
+    assert (list(data.body.docs_of(blarg)), list(data.body.tfs_of(blarg))) == ([2], [1])
+    assert (list(data.body.docs_of(zorb)), list(data.body.tfs_of(zorb))) == ([1, 2], [2, 1])
+    assert "the" not in data.terms and "and" not in data.terms
+
+
 def test_a_cancelled_build_stops_its_processes(in_processes):
     cancelled = threading.Event()
     cancelled.set()
@@ -115,7 +188,7 @@ def test_a_cancelled_build_stops_its_processes(in_processes):
 
 
 def test_a_process_that_fails_is_said_in_one_line(in_processes, monkeypatch):
-    monkeypatch.setattr(builder, "_send", lambda worker, *args: worker.stdin.close())  # no papers: it stops
+    monkeypatch.setattr(builder, "_batches", lambda first, part: iter(()))  # no papers: it stops
     with pytest.raises(RuntimeError, match=r"an indexing process stopped \(EOFError"):
         builder.build(papers(50))
 

@@ -11,7 +11,7 @@ import threading
 import time
 from array import array
 from collections import Counter, deque
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -94,22 +94,38 @@ def rows(papers: Sequence[Paper]) -> list[Row]:
     return [(paper.text, paper.known_title, paper.authors) for paper in papers]
 
 
+SKIPPED = -1  # the term id of a stopword, which is not indexed
 MAX_TF = 0xFFFF  # counts are kept in 16 bits
 
 
-def _flatten(per_term: list[list[int]], order: list[int], counts: list[list[int]] | None) -> Postings:
+def _flatten(per_term: list[list[int]], order: list[int]) -> Postings:
     starts = array("I", [0])
     docs = array("I")
-    tfs = array("H") if counts is not None else None
     for old in order:
         docs.extend(per_term[old])
-        if tfs is not None and counts is not None:
-            done = len(tfs)
-            try:
-                tfs.extend(counts[old])
-            except OverflowError:  # a word said 65,536+ times in one paper: BM25 saturates long before that
-                del tfs[done:]  # extend() kept the counts before the one too large: each paper keeps its own
-                tfs.extend(min(count, MAX_TF) for count in counts[old])
+        starts.append(len(docs))
+    return Postings(starts, docs)
+
+
+def _counted(per_term: list[list[int]], order: list[int]) -> Postings:
+    """Postings with counts, of lists holding each paper as many times as it holds the term."""
+    starts = array("I", [0])
+    docs = array("I")
+    tfs = array("H")
+    for old in order:
+        papers = per_term[old]
+        if len(papers) == 1:  # a word of one paper, said once (most of a large list's words): no counting
+            docs.append(papers[0])
+            tfs.append(1)
+            starts.append(len(docs))
+            continue
+        counts = Counter(papers)  # in the order of the papers: each first met after the one before
+        docs.extend(counts)
+        try:
+            tfs.extend(counts.values())
+        except OverflowError:  # a word said 65,536+ times in one paper: BM25 saturates long before that
+            del tfs[len(docs) - len(counts) :]  # extend() kept the counts before the one too large
+            tfs.extend(min(count, MAX_TF) for count in counts.values())
         starts.append(len(docs))
     return Postings(starts, docs, tfs)
 
@@ -120,7 +136,7 @@ def build_data(papers: Sequence[Paper], cancelled: threading.Event | None = None
 
 
 def build_rows(
-    rows: Sequence[Row], first: int = 0, cancelled: threading.Event | None = None, alone: bool = False
+    rows: Iterable[Row], first: int = 0, cancelled: threading.Event | None = None, alone: bool = False
 ) -> IndexData:
     """Index the papers read as `rows`, numbered from `first` (a part of a list built apart: see merge). `alone`:
     no other thread waits for the interpreter (a worker process), so the build never pauses to let one run."""
@@ -133,27 +149,45 @@ def build_rows(
             gc.enable()
 
 
-def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None, alone: bool) -> IndexData:
-    term_of: dict[str, int] = {}  # folded word -> term id (of its stem)
+class _Lists(dict):
+    """Folded word -> the list of its term's papers, made (with the term) the first time the word is met."""
+
+    def __init__(self, made: Callable[[str], list[int]], skipped: list[int]) -> None:
+        super().__init__(dict.fromkeys(STOPWORDS, skipped))
+        self.made = made
+
+    def __missing__(self, word: str) -> list[int]:
+        self[word] = papers = self.made(word)
+        return papers
+
+
+def _build(rows: Iterable[Row], first: int, cancelled: threading.Event | None, alone: bool) -> IndexData:
+    """Each word of an abstract appends its paper to its term's list, once each time it is said (one C-level step
+    per word): a term's list holds its papers in order, each as many times as it says the term, counted into
+    postings at the end (see _counted)."""
+    term_of: dict[str, int] = dict.fromkeys(STOPWORDS, SKIPPED)  # folded word -> term id (of its stem)
     id_of_stem: dict[str, int] = {}
-    body_docs: list[list[int]] = []
-    body_tfs: list[list[int]] = []
+    body_docs: list[list[int]] = []  # term id -> its papers, each as many times as it says the term
     title_docs: list[list[int]] = []
     author_docs: list[list[int]] = []
     lengths = array("I")
 
     def term_id(word: str) -> int:
+        tid = term_of.get(word)
+        if tid is not None:
+            return tid
         s = stem(word)
         tid = id_of_stem.get(s)
         if tid is None:
             tid = id_of_stem[s] = len(id_of_stem)
             body_docs.append([])
-            body_tfs.append([])
             title_docs.append([])
             author_docs.append([])
         term_of[word] = tid
         return tid
 
+    skipped: list[int] = []  # the papers of stopwords: emptied after each paper
+    lists = _Lists(lambda word: body_docs[term_id(word)], skipped)
     append = list.append
     for doc, (text, known_title, authors) in enumerate(rows, first):
         if not doc & 15:
@@ -161,36 +195,27 @@ def _build(rows: Sequence[Row], first: int, cancelled: threading.Event | None, a
                 time.sleep(0)  # let a waiting thread (the UI's, when built in its process) run every ~2 ms, not 5
             if cancelled is not None and cancelled.is_set():
                 raise BuildCancelled
-        form = index_form(text)
-        found = split_words(form)
-        for word in set(found).difference(term_of, STOPWORDS):
-            term_id(word)
-        counts = Counter(map(term_of.get, found))
-        counts.pop(None, None)
-        lengths.append(sum(counts.values()))
-        # C-level loops: one list.append per (term, paper) pair
-        deque(map(append, map(body_docs.__getitem__, counts), repeat(doc)), maxlen=0)
-        deque(map(append, map(body_tfs.__getitem__, counts), counts.values()), maxlen=0)
+        found = split_words(index_form(text))
+        deque(map(append, map(lists.__getitem__, found), repeat(doc)), maxlen=0)
+        lengths.append(len(found) - len(skipped))
+        skipped.clear()
         heading = set(split_words(_title_source(text, known_title)))
-        for word in heading.difference(term_of, STOPWORDS):
-            term_id(word)
-        tids = set(map(term_of.get, heading))
-        tids.discard(None)
+        tids = set(map(term_id, heading.difference(term_of)))
+        tids.update(map(term_of.__getitem__, heading))
+        tids.discard(SKIPPED)
         deque(map(append, map(title_docs.__getitem__, tids), repeat(doc)), maxlen=0)
         names = _author_words(authors)
         if names:  # kept apart from the abstract's words: BM25's lengths and related papers read the abstract only
-            for word in set(names).difference(term_of, STOPWORDS):
-                term_id(word)
-            for tid in {term_of.get(word) for word in names} - {None}:
+            for tid in set(map(term_id, names)) - {SKIPPED}:
                 author_docs[tid].append(doc)
     stems = list(id_of_stem)
     order = sorted(range(len(stems)), key=stems.__getitem__)
     return IndexData(
         terms=tuple(stems[i] for i in order),
-        body=_flatten(body_docs, order, body_tfs),
-        title=_flatten(title_docs, order, None),
+        body=_counted(body_docs, order),
+        title=_flatten(title_docs, order),
         lengths=lengths,
-        authors=_flatten(author_docs, order, None),
+        authors=_flatten(author_docs, order),
     )
 
 
