@@ -105,9 +105,12 @@ def save(found_key: str, papers: PaperList, directory: Path | None = None) -> No
         pass  # a read-only or full cache directory only costs the next run the time to parse again
 
 
-def checksum(body: bytes) -> str:
+def checksum(*chunks: bytes | memoryview) -> str:
     """A damaged file is all it has to tell apart: CRC-32 does that at a quarter of a cryptographic hash's time."""
-    return f"crc32:{zlib.crc32(body):08x}"
+    crc = 0
+    for chunk in chunks:
+        crc = zlib.crc32(chunk, crc)
+    return f"crc32:{crc:08x}"
 
 
 def _loads(body: bytes) -> list:
