@@ -13,7 +13,7 @@ from test_reader import TRICKY
 
 from readlist.cli import cli
 from readlist.core.files.cache import cache_dir
-from readlist.core.papers import text_cache
+from readlist.core.papers import formats, text_cache
 from readlist.core.papers.formats import load_papers
 from readlist.core.papers.reader import parse_numbered
 
@@ -146,3 +146,13 @@ def test_a_file_in_another_encoding_is_not_cached(write_file, cached):
     path = write_file(f"{A1} café\n\n{A2}\n".encode("utf-16"), "wide.txt")
     assert len(load_papers(path)) == 2
     assert not list(cached.glob("*.text"))
+
+
+def test_a_file_changed_while_it_is_read_again_is_read_whole(write_file, cached, monkeypatch):
+    path = write_file(f"{A1}\n\n{A2}\n")
+    first = load_papers(path)
+    read_pieces, read = formats.read_pieces, []
+    monkeypatch.setattr(text_cache, "file_stamp", lambda found: (0, 0))  # another stamp once the blocks are read
+    monkeypatch.setattr(formats, "read_pieces", lambda *args: read.append(args) or read_pieces(*args))
+    assert fields(load_papers(path)) == fields(first)
+    assert read  # read whole, not taken from the cache
