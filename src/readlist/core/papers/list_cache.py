@@ -33,13 +33,22 @@ _TUPLES = tuple(n for n, name in enumerate(_FIELDS) if name in ("authors", "cate
 
 @cache
 def readers_digest() -> str:
+    """A digest of the readers' code and of the BibTeX parser's version."""
     from importlib.metadata import PackageNotFoundError, version
 
-    here = Path(__file__).parents[1]  # core/
     try:
         digest = hashlib.blake2b(version("bibtexparser").encode(), digest_size=8)
     except PackageNotFoundError:
         digest = hashlib.blake2b(digest_size=8)
+    digest.update(code_digest().encode())
+    return digest.hexdigest()
+
+
+@cache
+def code_digest() -> str:
+    """A digest of the readers' code (the text reader's, among others)."""
+    here = Path(__file__).parents[1]  # core/
+    digest = hashlib.blake2b(digest_size=8)
     for pattern in _READERS:
         for module in sorted(here.glob(pattern)):
             digest.update(module.relative_to(here).as_posix().encode() + b"\0" + module.read_bytes())
@@ -60,7 +69,7 @@ def load(found_key: str, directory: Path | None = None) -> PaperList | None:
         with open(path, "rb") as handle:
             header = json.loads(handle.readline())
             body = handle.read()
-        if header.get("key") != found_key or header.get("sum") != _checksum(body):
+        if header.get("key") != found_key or header.get("sum") != checksum(body):
             return None
         rows = _loads(body)
         del body  # 100 MB at 100k papers, not needed while they are made
@@ -86,7 +95,7 @@ def save(found_key: str, papers: PaperList, directory: Path | None = None) -> No
     except TypeError:  # half a character (a lone surrogate, from a JSON escape), which orjson refuses
         body = json.dumps(rows, separators=(",", ":")).encode()
     del rows
-    header = {"key": found_key, "sum": _checksum(body), "path": papers.path, "name": papers.name,
+    header = {"key": found_key, "sum": checksum(body), "path": papers.path, "name": papers.name,
               "duplicates": papers.duplicates, "has_titles": papers.has_titles, "format": papers.format,
               "notices": list(papers.notices)}  # fmt: skip
     try:
@@ -96,9 +105,12 @@ def save(found_key: str, papers: PaperList, directory: Path | None = None) -> No
         pass  # a read-only or full cache directory only costs the next run the time to parse again
 
 
-def _checksum(body: bytes) -> str:
+def checksum(*chunks: bytes | memoryview) -> str:
     """A damaged file is all it has to tell apart: CRC-32 does that at a quarter of a cryptographic hash's time."""
-    return f"crc32:{zlib.crc32(body):08x}"
+    crc = 0
+    for chunk in chunks:
+        crc = zlib.crc32(chunk, crc)
+    return f"crc32:{crc:08x}"
 
 
 def _loads(body: bytes) -> list:

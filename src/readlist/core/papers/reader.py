@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import operator
 import os
 import re
-from collections.abc import Iterable, Iterator
-from dataclasses import replace
-from itertools import pairwise
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import accumulate, compress, count, pairwise
 from pathlib import Path
 
 from ..text.normalize import paper_id
@@ -14,7 +16,7 @@ from ..text.tokens import is_cjk
 from .paper import Paper, PaperList
 from .source import ReadError, read_pieces
 
-_BLANK_SPLIT = re.compile(r"\n(?:[ \t\f\v\u00a0\u3000]*\n)+")
+_BLANK_SPLIT = re.compile(r"(\n(?:[ \t\f\v\u00a0\u3000]*\n)+)")  # the blank lines kept: their length counts
 _SENTENCE_END = (".", "。", "!", "！", "?", "？", ";", ":")
 _TITLE_END_BAD = (".", "。", ",", ";", ":")
 _CJK_CLAUSE_END = ("，", "；", "：", "、", "！", "？")
@@ -132,34 +134,74 @@ def _normalized(pieces: Iterable[str]) -> Iterator[str]:
         yield "\n"
 
 
-def _blocks(pieces: Iterable[str]) -> Iterator[str]:
+class _Blocks:
     """The text between blank lines, piece by piece: the last block of what was read may go on in the next
     piece, and a run of blank lines may straddle two, so that block is held back and read again with it. Blocks
-    of blank lines alone may come out where the whole text has none; they hold no paragraph."""
-    rest, waiting, size = "", [], 0
-    for piece in pieces:
-        waiting.append(piece)
-        size += len(piece)
-        if size < len(rest):  # a paragraph longer than a piece: joined once, not once per piece
-            continue
-        *done, rest = _BLANK_SPLIT.split(rest + "".join(waiting))
-        waiting, size = [], 0
-        yield from done
-    yield from _BLANK_SPLIT.split(rest + "".join(waiting))
+    of blank lines alone may come out where the whole text has none; they hold no paragraph. Where each block
+    starts in the text written as UTF-8, and its length there, are kept (`starts`, `sizes`, and `end` where the
+    text ends), for a file read again to be cut there (see text_cache.py)."""
+
+    def __init__(self, pieces: Iterable[str]) -> None:
+        self.pieces = pieces
+        self.starts, self.sizes = array("q"), array("q")
+        self.end = 0
+        self.empty: list[int] = []  # the blocks holding no paragraph, by number (see _paragraphs)
+
+    def __iter__(self) -> Iterator[str]:
+        rest, waiting, size = "", [], 0
+        for piece in self.pieces:
+            waiting.append(piece)
+            size += len(piece)
+            if size < len(rest):  # a paragraph longer than a piece: joined once, not once per piece
+                continue
+            *done, rest = self._split(rest + "".join(waiting), last=False)
+            waiting, size = [], 0
+            yield from done
+        yield from self._split(rest + "".join(waiting), last=True)
+
+    def _split(self, text: str, last: bool) -> list[str]:
+        """The blocks of `text`, with their places kept; unless it is the `last`, the last block is read again
+        with the next piece, its place not kept yet."""
+        parts = _BLANK_SPLIT.split(text)  # blocks, and the blank lines between them
+        sizes = list(map(len, parts))
+        if not text.isascii():  # the parts that are not either are few (looked for at C speed)
+            for n in compress(count(), map(operator.not_, map(str.isascii, parts))):
+                sizes[n] = len(parts[n].encode("utf-8", "surrogatepass"))
+        starts = list(accumulate(sizes, initial=self.end))
+        kept = len(parts) if last else len(parts) - 1
+        self.starts.extend(starts[0:kept:2])
+        self.sizes.extend(sizes[0:kept:2])
+        self.end = starts[kept]  # where the text ends, or where the last block starts (and the next split)
+        return parts[0::2]
+
+    def of_paragraphs(self) -> tuple[array, array]:
+        """The starts and sizes of the blocks holding a paragraph, once all were read."""
+        starts, sizes = self.starts, self.sizes
+        for n in reversed(self.empty):
+            del starts[n], sizes[n]
+        return starts, sizes
 
 
-def _paragraphs(pieces: Iterable[str]) -> Iterator[list[str]]:
-    """Each paragraph's lines, stripped, without empty ones."""
-    for block in _blocks(_normalized(pieces)):
+def block_lines(block: str) -> list[str]:
+    """A block's lines, stripped, without empty ones."""
+    if "\n" not in block:
+        block = block.strip()
+        return [block] if block else []
+    lines = [line.strip() for line in block.split("\n")]
+    return [line for line in lines if line]
+
+
+def _paragraphs(blocks: _Blocks) -> Iterator[list[str]]:
+    """Each paragraph's lines, stripped, without empty ones (block_lines, written out: 100,000 blocks)."""
+    for n, block in enumerate(blocks):
         if "\n" not in block:
-            block = block.strip()
-            if block:
+            if block := block.strip():
                 yield [block]
-            continue
-        lines = [line.strip() for line in block.split("\n")]
-        lines = [line for line in lines if line]
-        if lines:
+                continue
+        elif lines := [line for line in map(str.strip, block.split("\n")) if line]:
             yield lines
+            continue
+        blocks.empty.append(n)
 
 
 # The line under each paper's heading in readlist's Markdown export: "`fd5d0f582aa4` · #1 · unread".
@@ -178,8 +220,29 @@ def parse_numbered(
     duplicates counted), which the sidecar files name papers by. `text` may come in pieces (a decoded file, a
     part at a time); a whole text is split into pieces of `piece_chars` characters: only one piece and the
     papers read so far are held, never the paragraphs of the whole file beside its text."""
-    pieces = _slices([text] if isinstance(text, str) else text, piece_chars)
-    paragraphs = _paragraphs(pieces)
+    papers, layout = parse_laid_out(text, source, piece_chars)
+    return papers, layout.numbers
+
+
+@dataclass
+class Layout:
+    """Where the paragraphs of a text read are, for reading it again (see text_cache.py): each paragraph's
+    block's start in the text written as UTF-8 and its length there (the header's first, if `header`), each
+    paper's paragraph number, and where the text ends there."""
+
+    numbers: list[int]
+    starts: Sequence[int]
+    sizes: Sequence[int]
+    header: bool
+    end: int
+
+
+def parse_laid_out(
+    text: str | Iterable[str], source: str = "<text>", piece_chars: int = PIECE_CHARS
+) -> tuple[PaperList, Layout]:
+    """`parse_numbered`, the numbers in the layout of the text."""
+    blocks = _Blocks(_normalized(_slices([text] if isinstance(text, str) else text, piece_chars)))
+    paragraphs = _paragraphs(blocks)
     name = os.path.basename(source)
     first = next(paragraphs, None)
     if first is None:
@@ -201,9 +264,23 @@ def parse_numbered(
         if not read.count:
             raise ReadError(f"{source}: has only a header line ({name!r}) and no papers")
     has_titles = bool(read.multi) and read.looks >= 0.6 * read.multi and read.multi >= 0.5 * read.count
-    papers, numbers = read.papers(has_titles)
-    found = PaperList(path=source, name=name, papers=papers, duplicates=read.duplicates, has_titles=has_titles)
-    return found, numbers
+    papers = read.papers(has_titles)
+    layout = Layout(read.numbers, *blocks.of_paragraphs(), header is not None, blocks.end)
+    return PaperList(path=source, name=name, papers=papers, duplicates=read.duplicates, has_titles=has_titles), layout
+
+
+def parse_again(blocks: Iterable[str], ids: Sequence[str], cuts: Sequence[int], found: PaperList) -> PaperList:
+    """The papers of a text read before from their blocks in their order: their ids and the lengths of their
+    title lines (0: none) are the ones found then, not looked for again; `found` is the list they go in,
+    without papers."""
+    papers: list[Paper] = []
+    append, has_titles = papers.append, found.has_titles
+    for index, pid, cut, block in zip(count(1), ids, cuts, blocks):  # written out: 100,000 papers
+        joined = block.strip() if "\n" not in block else join_lines(block_lines(block))
+        append(_titled(pid, index, joined, cut) if has_titles and cut else Paper(id=pid, index=index, text=joined))
+    if len(papers) != len(ids) or next(iter(blocks), None) is not None:
+        raise ValueError("blocks of another text")
+    return replace(found, papers=tuple(papers))
 
 
 class _Read:
@@ -212,18 +289,20 @@ class _Read:
 
     def __init__(self) -> None:
         self.count = self.multi = self.looks = self.exported = self.duplicates = 0
-        self.kept: list[tuple[str, str, int] | None] = []  # (id, text, length of a title line or 0)
+        self.kept: list[tuple[str, str, int]] = []  # (id, text, length of a title line or 0)
         self.numbers: list[int] = []
         self.seen: set[str] = set()
 
     def add(self, lines: list[str]) -> None:
         self.count += 1
-        multi = len(lines) >= 2
-        looks = multi and looks_like_title(lines)
-        self.multi += multi
-        self.looks += looks
-        self.exported += not multi and _EXPORTED_MARKS.match(lines[0]) is not None
-        joined = join_lines(lines)
+        if len(lines) == 1:  # most paragraphs: no title line, no lines to join
+            joined, looks = lines[0], False
+            self.exported += joined[:1] == "`" and _EXPORTED_MARKS.match(joined) is not None
+        else:
+            looks = looks_like_title(lines)
+            self.multi += 1
+            self.looks += looks
+            joined = join_lines(lines)
         pid = paper_id(joined)
         if pid in self.seen:
             self.duplicates += 1
@@ -232,19 +311,24 @@ class _Read:
         self.kept.append((pid, joined, len(lines[0]) if looks else 0))
         self.numbers.append(self.count)
 
-    def papers(self, has_titles: bool) -> tuple[tuple[Paper, ...], list[int]]:
+    def papers(self, has_titles: bool) -> tuple[Paper, ...]:
+        kept, self.kept = self.kept, []  # each text goes into its paper: never held twice
+        kept.reverse()
         papers = []
-        for n, (pid, joined, cut) in enumerate(self.kept):
-            self.kept[n] = None  # its text goes into the paper: never held twice
-            title = None
-            if has_titles and cut:
-                # The lines after the title joined are the whole paragraph's after the title line and the space
-                # join_lines put after it, if any (the next line starts with no space: lines are stripped).
-                title, abstract = joined[:cut], joined[cut + (joined[cut] == " ") :]
-            else:
-                abstract = joined
-            papers.append(Paper(id=pid, index=n + 1, text=abstract, given_title=title))
-        return tuple(papers), self.numbers
+        while kept:
+            pid, joined, cut = kept.pop()
+            index = len(papers) + 1
+            papers.append(
+                _titled(pid, index, joined, cut) if has_titles and cut else Paper(id=pid, index=index, text=joined)
+            )
+        return tuple(papers)
+
+
+def _titled(pid: str, index: int, joined: str, cut: int) -> Paper:
+    """A paper of a paragraph's lines joined, of which the first `cut` characters are its title line."""
+    # The lines after the title joined are the whole paragraph's after the title line and the space join_lines
+    # put after it, if any (the next line starts with no space: lines are stripped).
+    return Paper(id=pid, index=index, text=joined[cut + (joined[cut] == " ") :], given_title=joined[:cut])
 
 
 def read_papers(path: str | os.PathLike[str], encoding: str | None = None) -> PaperList:

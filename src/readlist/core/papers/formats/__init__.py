@@ -64,13 +64,18 @@ def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: 
         expected = fmt or EXTENSIONS.get(path.suffix.lower()) or ("json" if path.suffix.lower() == ".json" else None)
         if stamp is not None and expected not in (None, "text") and (cached := _cached(path, stamp, fmt, encoding)):
             return cached
+        if stamp is not None and expected in (None, "text") and not encoding:
+            from . import text
+
+            if (again := text.read_again(path, stamp, fmt)) is not None:  # a text file read before, cut where it was
+                return replace(again, stamp=stamp)
         pieces, stamp = read_pieces(path, encoding)
         head = next(pieces)  # what the format is told by, unless it is JSON
         chosen = fmt or choose(path, head)
         if chosen == "text":
             from . import text
 
-            papers = text.read(path, itertools.chain([head], pieces), encoding)
+            papers = text.read(path, itertools.chain([head], pieces), encoding, stamp, fmt)
             return replace(papers, stamp=stamp)
         content = head + "".join(pieces)  # the other formats are parsed from the whole text
         del head
@@ -86,8 +91,8 @@ def load_papers(path: str | os.PathLike[str], encoding: str | None = None, fmt: 
 
 
 def _cached(path: Path, stamp: tuple[int, int], fmt: str | None, encoding: str | None) -> PaperList | None:
-    """The list read from this file before, from the cache of parsed lists (text files are not cached: they
-    read as fast as the cache would)."""
+    """The list read from this file before, from the cache of parsed lists (a text file's is not parsed whole:
+    see text_cache.py)."""
     from .. import list_cache
 
     cached = list_cache.load(list_cache.key(path, stamp, fmt, encoding))

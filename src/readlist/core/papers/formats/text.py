@@ -9,15 +9,16 @@ ids or DOIs that ids.tsv gives them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
 from ..identifiers import arxiv_category, arxiv_id, doi
 from ..paper import Paper, PaperList, Record
-from ..reader import parse_numbered
+from ..reader import parse_laid_out, parse_numbered
 from ..records import one_line, shown
-from ..source import ReadError, read_text
+from ..source import ReadError, Stamp, read_text
 
 NAME = "text"
 SIDECARS = ("ids", "titles")  # in this order: titles may name papers by the ids the first gives
@@ -28,9 +29,31 @@ def parse(text: str, source: str = "<text>") -> PaperList:
     return parse_numbered(text, source)[0]
 
 
-def read(path: Path, text: str, encoding: str | None) -> PaperList:
-    """The papers of a text file read as `text`, with what its sidecar files say of them."""
-    papers, numbers = parse_numbered(text, str(path))
+def read(
+    path: Path, text: str | Iterable[str], encoding: str | None, stamp: Stamp = None, fmt: str | None = None
+) -> PaperList:
+    """The papers of a text file read as `text` (in pieces, when read with the `file_stamp` `stamp`), with what
+    its sidecar files say of them. A file read as UTF-8 with a stamp leaves its layout in the cache, for reading
+    it again in the format `fmt` asked for (None: the one its content showed)."""
+    papers, layout = parse_laid_out(text, str(path))
+    if stamp is not None and not encoding:
+        from .. import text_cache
+
+        text_cache.save(path, stamp, fmt, papers, layout)
+    return _with_sidecars(path, papers, layout.numbers, encoding)
+
+
+def read_again(path: Path, stamp: tuple[int, int], fmt: str | None) -> PaperList | None:
+    """The papers of a UTF-8 text file read before with the `file_stamp` `stamp` in the format `fmt`, from its
+    layout in the cache and its sidecars; None when the cache has none."""
+    from .. import text_cache
+
+    found = text_cache.load(path, stamp, fmt)
+    return _with_sidecars(path, *found, None) if found is not None else None
+
+
+def _with_sidecars(path: Path, papers: PaperList, numbers: Sequence[int], encoding: str | None) -> PaperList:
+    """`papers` read from `path`, with what its sidecar files say of them."""
     if not path.name:
         return papers
     found = [path.with_name(f"{path.stem}.{kind}.tsv") for kind in SIDECARS]
@@ -53,7 +76,7 @@ class _Fields:
     """What the sidecars say, by position in the list."""
 
     given: tuple[Paper, ...]
-    numbers: list[int]
+    numbers: Sequence[int]
     titles: dict[int, str] = field(default_factory=dict)
     arxiv: dict[int, str] = field(default_factory=dict)
     dois: dict[int, str] = field(default_factory=dict)
