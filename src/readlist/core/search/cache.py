@@ -11,7 +11,7 @@ import json
 import threading
 import zlib
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..files.cache import cache_dir, papers_key, prune, write_atomic
@@ -171,15 +171,21 @@ def load_lengths(path: Path, version: int, size: int) -> array | None:
 
 
 def load_or_build(
-    papers: Sequence[Paper], cache_dir: Path | None = None, cancelled: threading.Event | None = None
+    papers: Sequence[Paper],
+    cache_dir: Path | None = None,
+    cancelled: threading.Event | None = None,
+    building: Callable[[], None] | None = None,
 ) -> SearchIndex:
-    """The search index for these papers, from the cache when it holds one, else built (and cached)."""
+    """The search index for these papers, from the cache when it holds one, else built (and cached); `building` is
+    called before a build (none in the cache, or a damaged one), which takes a while."""
     papers = tuple(papers)
     directory = cache_dir if cache_dir is not None else default_dir()
     key = content_key(papers)
     path = directory / f"{key}.idx"
     data = load(path, key)
     if data is None or data.size != len(papers):
+        if building is not None:
+            building()
         data = builder.build(papers, cancelled)
         try:
             save(data, key, path)
