@@ -1,0 +1,42 @@
+"""The first screen of a start: drawn before the work it need not wait for, with the marks the papers have."""
+
+from __future__ import annotations
+
+from textual.css.query import NoMatches
+
+from readlist.core.papers.reader import parse_text
+from readlist.core.store.store import Store
+
+from .conftest import PAPERS, make_app, notifications, wait_until, widget_text
+
+EDITED = PAPERS.replace("as a remedy.", "as a remedy for it.")  # the second paper's text changed since its star
+
+
+async def test_the_list_is_drawn_before_the_store_is_reconciled_with_its_marks_then_those_of_re_attached_papers(
+    tmp_path, monkeypatch
+):
+    before = parse_text(PAPERS, str(tmp_path / "papers.txt")).papers
+    store = Store(tmp_path / "db.json")
+    store.toggle_star(before[0])
+    store.toggle_star(before[1])
+    drawn_before: list[list[str]] = []
+    reconcile = Store.reconcile
+
+    def reconcile_seen(self, papers, quiet_repeats=False):
+        try:
+            drawn = dict(app.main_screen.paper_list._drawn)  # the rows drawn so far, by position (copied at once)
+        except NoMatches:  # no list yet
+            drawn = {}
+        rows = [strip.text for _, strip in sorted(drawn.items())]
+        drawn_before.append(rows)
+        return reconcile(self, papers, quiet_repeats)
+
+    monkeypatch.setattr(Store, "reconcile", reconcile_seen)
+    app = make_app(tmp_path, EDITED)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: any("re-attached" in n.message for n in notifications(app)), "the reconcile")
+        [rows] = drawn_before
+        assert len(rows) == 5  # every row was drawn before the reconcile began
+        assert rows[0].startswith("★") and not rows[1].startswith("★")  # the second's star is re-attached by it
+        await wait_until(pilot, lambda: widget_text(app, "#list").count("★") == 2, "the re-attached star drawn")
+        assert app.store.get(app.papers.papers[1].id).starred
