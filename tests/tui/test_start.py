@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+
 from textual.css.query import NoMatches
 
+from readlist.core.papers.paper import Paper
 from readlist.core.papers.reader import parse_text
 from readlist.core.store.store import Store
+from readlist.tui.widgets.status_line import StatusLine
 
 from .conftest import PAPERS, make_app, notifications, wait_until, widget_text
 
@@ -40,3 +44,22 @@ async def test_the_list_is_drawn_before_the_store_is_reconciled_with_its_marks_t
         assert rows[0].startswith("★") and not rows[1].startswith("★")  # the second's star is re-attached by it
         await wait_until(pilot, lambda: widget_text(app, "#list").count("★") == 2, "the re-attached star drawn")
         assert app.store.get(app.papers.papers[1].id).starred
+
+
+async def test_the_first_screen_of_a_list_without_years_looks_at_no_paper_s_year(tmp_path, monkeypatch):
+    looked: list[Paper] = []
+    year = Paper.__dict__["year"]
+
+    class Counted:  # the papers' `year`, counting the reads the UI's thread makes
+        def __get__(self, paper, owner=None):
+            if paper is not None and threading.current_thread() is threading.main_thread():
+                looked.append(paper)
+            return year.__get__(paper, owner)
+
+    monkeypatch.setattr(Paper, "year", Counted())
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert "Test list" in widget_text(app, StatusLine) and looked == []
+        await pilot.press("S", "S", "S", "S")  # status, starred, changed, then back round: no year order offered
+        assert app.main_screen.view.order == "file"
