@@ -8,10 +8,11 @@ from textual.css.query import NoMatches
 
 from readlist.core.papers.paper import Paper
 from readlist.core.papers.reader import parse_text
+from readlist.core.store.annotation import Annotation
 from readlist.core.store.store import Store
 from readlist.tui.widgets.status_line import StatusLine
 
-from .conftest import PAPERS, make_app, notifications, wait_until, widget_text
+from .conftest import PAPERS, make_app, notifications, settle, wait_until, widget_text
 
 EDITED = PAPERS.replace("as a remedy.", "as a remedy for it.")  # the second paper's text changed since its star
 
@@ -63,3 +64,24 @@ async def test_the_first_screen_of_a_list_without_years_looks_at_no_paper_s_year
         assert "Test list" in widget_text(app, StatusLine) and looked == []
         await pilot.press("S", "S", "S", "S")  # status, starred, changed, then back round: no year order offered
         assert app.main_screen.view.order == "file"
+
+
+async def test_a_search_typed_once_the_start_is_over_reads_no_annotation(tmp_path, monkeypatch):
+    papers = parse_text(PAPERS, str(tmp_path / "papers.txt")).papers
+    store = Store(tmp_path / "db.json")
+    store.update_many(papers, status="read")
+    read: list[dict] = []
+    from_doc = Annotation.from_doc.__func__
+
+    def counted(cls, doc):  # the annotations read by the searches' thread
+        if threading.current_thread().name.startswith("readlist-search"):
+            read.append(doc)
+        return from_doc(cls, doc)
+
+    monkeypatch.setattr(Annotation, "from_doc", classmethod(counted))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"curvature")
+        await wait_until(pilot, lambda: app.main_screen.view.matches == 1, "the search's answer")
+        assert read == []  # read once at the start, after the index: not by the first search
