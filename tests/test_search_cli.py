@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -86,6 +87,22 @@ def test_a_cached_index_that_cannot_be_this_lists_is_built_again(tmp_path, monke
     index_cache.save(data, key, tmp_path / "c" / f"{key}.idx")
     assert index_cache.load(tmp_path / "c" / f"{key}.idx", key) is None
     assert list(index_cache.load_or_build(papers, cache_dir=tmp_path / "c").search("protein").positions) == [2]
+
+
+def test_a_cached_index_damaged_on_disk_where_it_still_looks_whole_is_built_again(tmp_path):
+    (tmp_path / "p.txt").write_text(TEXT, encoding="utf-8")
+    papers = read_papers(tmp_path / "p.txt").papers
+    built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    (cached,) = (tmp_path / "c").glob("*.idx")
+    raw = bytearray(cached.read_bytes())
+    docs = built.data.body.docs
+    at = raw.index(memoryview(docs).cast("B").tobytes()) + 4 * [*docs].index(0)  # a posting of the first paper
+    raw[at : at + 4] = (1).to_bytes(4, sys.byteorder)  # the second paper's: in the list, in order, as if whole
+    cached.write_bytes(bytes(raw))
+    assert index_cache.load(cached, cached.stem) is None
+    again = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    assert list(again.data.body.docs) == list(built.data.body.docs)
+    assert index_cache.load(cached, cached.stem) is not None  # written again
 
 
 def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):

@@ -17,16 +17,16 @@ def slowed_index(monkeypatch) -> tuple[threading.Event, list[bool]]:
     """Make the index build wait until the returned event is set (or the build is cancelled, which the returned
     list then records)."""
     release, seen_cancelled = threading.Event(), []
-    original = index_cache.load_or_build
+    original = index_cache.builder.build
 
-    def slow(papers, cache_dir=None, cancelled=None):
+    def slow(papers, cancelled=None):
         while not release.wait(0.01):
             if cancelled is not None and cancelled.is_set():
                 seen_cancelled.append(True)
-                return original(papers, cache_dir, cancelled)
-        return original(papers, cache_dir, cancelled)
+                return original(papers, cancelled)
+        return original(papers, cancelled)
 
-    monkeypatch.setattr(index_cache, "load_or_build", slow)
+    monkeypatch.setattr(index_cache.builder, "build", slow)
     return release, seen_cancelled
 
 
@@ -105,3 +105,30 @@ async def test_a_damaged_index_cache_is_made_again(tmp_path):
         await settle(pilot)
         assert app.main_screen.view.matches == 1 and not app.main_screen.view.result.partial
     assert index_cache.load(cached, cached.stem) is not None  # written whole again
+
+
+async def test_a_search_typed_while_the_cached_index_is_opened_waits_for_it_rather_than_read_every_text(
+    tmp_path, monkeypatch
+):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)  # the index is in the cache now
+    release, original = threading.Event(), index_cache.load
+
+    def slow_load(path, key):
+        release.wait(10)
+        return original(path, key)
+
+    monkeypatch.setattr(index_cache, "load", slow_load)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"curvature")
+        await main.searcher.settled()
+        await pilot.pause()
+        assert main.view.result is None  # no pass over the texts slowing the opening down
+        assert "indexing…" in widget_text(app, StatusLine) and "curvature" in widget_text(app, StatusLine)
+        release.set()
+        await wait_until(pilot, lambda: main.view.result is not None, "the index's answer")
+        assert not main.view.result.partial and main.view.matches == 1
+        assert main.current_paper.text.startswith("Graph neural networks")
