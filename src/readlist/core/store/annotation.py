@@ -225,17 +225,28 @@ def sketch_of(snippet: str) -> str:
 def renewed_key(note: Annotation | Mapping[str, Any], text: str) -> dict[str, str] | None:
     """The `reattach_key` a record of the paper with this `text` should keep instead of its own, None when its own
     serves: one as long as wanted, or a whole snippet where a sketch would do (a record whose star was taken off
-    keeps the snippet it had), is taken as it is without looking at the text again: it was taken from this text,
-    whose hash is the paper's id (so a command over 100,000 records reads a field, not abstracts)."""
+    keeps the snippet it had), is taken as it is without looking at the text again (`key_kept`)."""
+    if not text or key_kept(note):
+        return None
+    wanted = reattach_key(text, note)
+    if isinstance(note, Annotation):
+        stored = (note.snippet, note.sketch)
+    else:
+        stored = (note.get("snippet") or "", note.get("sketch") or "")
+    return None if stored == (wanted["snippet"], wanted["sketch"]) else wanted
+
+
+def key_kept(note: Annotation | Mapping[str, Any]) -> bool:
+    """Whether a record keeps its `reattach_key` whatever its paper's text: a whole snippet, or an opening and a
+    sketch of a paper only given a status. It was taken from the paper's text, whose hash is the paper's id, so a
+    command over 100,000 records reads a field, not abstracts."""
     if isinstance(note, Annotation):
         stored, sketch = note.snippet, note.sketch
     else:
-        stored, sketch = note.get("snippet") or "", note.get("sketch") or ""
-    whole = not sketch and len(stored) >= SNIPPET_CHARS
-    if not text or whole or (sketch and stored and only_status(note)):
-        return None
-    wanted = reattach_key(text, note)
-    return None if (stored, sketch) == (wanted["snippet"], wanted["sketch"]) else wanted
+        stored, sketch = note.get("snippet"), note.get("sketch")
+    if not sketch:
+        return len(stored or "") >= SNIPPET_CHARS
+    return bool(stored) and only_status(note)
 
 
 def own_title(paper: Any, text: str) -> str | None:
