@@ -78,6 +78,21 @@ def test_the_first_write_after_opening_reads_the_file_no_more(tmp_path, papers, 
     assert again.get(papers[2].id).starred
 
 
+def test_a_command_that_only_reads_never_parses_the_file_line_by_line(tmp_path, papers, monkeypatch):
+    db = tmp_path / "readlist.json"
+    Store(db).update(papers[0], note="café", tags=["x"])
+    Store(db).set_status(papers[1], "read")
+
+    def line_by_line(*args):
+        raise AssertionError("the file was parsed line by line")
+
+    monkeypatch.setattr(format, "split_lines", line_by_line)
+    store = Store(db)
+    store.reconcile(parse_text("\n\n".join(ABSTRACTS)))
+    assert [note.status for note in store.get_many(papers)] == ["unread", "read", "unread"]
+    assert store.get(papers[0].id).note == "café"
+
+
 def test_a_hand_made_line_holding_two_documents_is_not_kept_as_one(tmp_path, papers):
     db = tmp_path / "readlist.json"
     store = Store(db)

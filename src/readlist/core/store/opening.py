@@ -23,7 +23,7 @@ from ..files.paths import unreadable
 from ..papers.formats import _no_collection
 from . import backups
 from .annotation import Event
-from .format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, ForeignFile, Lines, NewerSchema, decode_lines
+from .format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, ForeignFile, LazyLines, NewerSchema, decode_lines
 from .merge import combine_duplicates
 from .migrations import migrate
 from .records import Records
@@ -49,7 +49,7 @@ class Opener:
         self._blocked: str | None = None  # an existing file we could not read: never write over it
         self._blocked_reason: str | None = None  # why, without the file's name (None: only `_blocked` says it)
 
-    def read(self) -> tuple[dict, int, Signature, Lines | None]:
+    def read(self) -> tuple[dict, int, Signature, LazyLines | None]:
         """The file's data (migrated), the schema version it had, its signature and its document lines."""
         if self.path.exists() and not self.path.is_file() and not self.path.is_dir():  # a device, a pipe
             raise ForeignFile("not a regular file")
@@ -59,7 +59,9 @@ class Opener:
         data, version = migrate(data)
         return data, version, sig, (lines if version == SCHEMA_VERSION else None)
 
-    def install(self, records: Records, data: dict, version: int, sig: Signature, lines: Lines | None = None) -> None:
+    def install(
+        self, records: Records, data: dict, version: int, sig: Signature, lines: LazyLines | None = None
+    ) -> None:
         """Hold data read from the file (or replacing it) in `records`; several records of one paper in it are
         combined first, and written back so."""
         self.disk_version = version

@@ -27,7 +27,7 @@ from .format import (
     RESOLUTIONS,
     SCHEMA_VERSION,
     DamagedFile,
-    Lines,
+    LazyLines,
     check_current,
     empty_data,
 )
@@ -152,7 +152,7 @@ class Records:
 
     # ----- changing the data ------------------------------------------------------------------------
 
-    def load(self, data: dict, sig: Signature, lines: Lines | None = None, *, dirty: bool = False) -> None:
+    def load(self, data: dict, sig: Signature, lines: LazyLines | None = None, *, dirty: bool = False) -> None:
         """Hold `data` (as read from disk, or a replacement) instead of what was held; `dirty` when it is not
         what the file holds (migrated, or combined). The changes not yet on disk stay pending (see `reapply`)."""
         self._storage.replace_data(data, sig, lines)

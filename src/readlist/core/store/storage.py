@@ -8,10 +8,9 @@ signature so another process's write is noticed without reading the file.
 
 Serialising a 10,000-paper database takes ~50 ms, so the JSON line of each annotation and log
 entry is kept between writes and only documents reported changed through `invalidate` are encoded
-again. The lines start out as the text read from disk (see `format.split_lines`), so this holds
-for the first write after opening too, without reading the file again. Documents are written small (see
-`packing`): a run of log entries is one line, kept as the line of its first entry, and encoded again whole when
-one of them changes.
+again. The lines start out as the text read from disk (see `db_format.split_lines`), so this holds
+for the first write after opening too. Documents are written small (see `packing`): a run of log entries
+is one line, kept as the line of its first entry, and encoded again whole when one of them changes.
 """
 
 from __future__ import annotations
@@ -26,7 +25,7 @@ from tinydb.table import Table
 
 from ..files.atomic import FILE_MODE, Signature, atomic_write_bytes, mode_of, signature
 from .blocks import Blocks
-from .format import ANNOTATIONS, EVENTS, LISTS, RESOLUTIONS, DocLines, Lines, doc_line, layout
+from .format import ANNOTATIONS, EVENTS, LISTS, RESOLUTIONS, DocLines, LazyLines, doc_line, layout
 from .packing import packed_annotation, packed_run, runs
 
 
@@ -94,19 +93,41 @@ class AtomicJSONStorage(Storage):
         self._blocks = {name: Blocks() for name in self.CACHED_TABLES}  # the lines joined a block at a time
         self._runs: dict[str, list[str]] = {}
         self._run_of: dict[str, str] = {}
+        self._unread: LazyLines | None = None
+        self._stale: list[tuple[str, str]] = []
 
-    def replace_data(self, data: dict, sig: Signature, lines: Lines | None = None) -> None:
-        """Data read from disk, with each document's line as read when they are known to match it."""
+    def replace_data(self, data: dict, sig: Signature, lines: LazyLines | None = None) -> None:
+        """Data read from disk, with each document's line as read (found at the first write) when they are known
+        to match it."""
         self.data, self.signature = data, sig
+        self._lines = {name: {} for name in self.CACHED_TABLES}
         self._blocks = {name: Blocks() for name in self.CACHED_TABLES}
-        read, self._runs = lines if lines is not None else ({}, {})  # a packed run's first id -> its entries' ids
-        self._lines = {name: read.get(name, {}) for name in self.CACHED_TABLES}
-        self._run_of = {doc_id: first for first, ids in self._runs.items() for doc_id in ids}  # an entry -> its run
+        self._runs: dict[str, list[str]] = {}  # first id of a packed run of log entries -> the ids of its entries
+        self._run_of: dict[str, str] = {}  # id of a log entry in a packed run -> the run's first id
+        self._unread = lines  # the lines as read, not looked at yet
+        self._stale: list[tuple[str, str]] = []  # documents changed since, whose lines as read are not theirs
+
+    def _read_lines(self) -> None:
+        """Take the lines as read that are their documents' (see `format.LazyLines`), but those of documents changed
+        since."""
+        unread, stale = self._unread, self._stale
+        self._unread, self._stale = None, []
+        read = unread.get(self.data) if unread is not None else None
+        if read is None:
+            return
+        lines, self._runs = read
+        self._lines = {name: dict(lines.get(name, {})) for name in self.CACHED_TABLES}
+        self._run_of = {doc_id: first for first, ids in self._runs.items() for doc_id in ids}
+        for table, doc_id in stale:
+            self.invalidate(table, doc_id)
 
     def invalidate(self, table: str, doc_id: int | str) -> None:
         """The document was changed in place or removed: encode it again at the next write (with the other
         entries of its packed run, when it is in one)."""
         doc_id = str(doc_id)
+        if self._unread is not None:
+            self._stale.append((table, doc_id))
+            return
         first = self._run_of.get(doc_id) if table == EVENTS else None
         for entry in self._runs.pop(first, []) if first is not None else [doc_id]:
             if table == EVENTS:
@@ -115,6 +136,8 @@ class AtomicJSONStorage(Storage):
             self._blocks[table].changed(entry)
 
     def encode(self) -> bytes:
+        if self._unread is not None:
+            self._read_lines()
         tables: dict[str, list[bytes]] = {}
         for name, table in self.data.items():
             cache = self._lines.get(name)
