@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import stat
+import sys
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -265,6 +266,8 @@ def test_annotations_read_from_documents_written_small_are_those_read_field_by_f
     assert len(docs) == 4 and any("read_at" not in doc and doc.get("status") == "read" for doc in docs)
     for doc in docs:
         assert vars(Annotation.from_stored(doc)) == vars(Annotation.from_doc(doc))
+        # no bigger: its dict shares its keys with the other annotations' (100,000 of them took 35 MB more)
+        assert sys.getsizeof(vars(Annotation.from_stored(doc))) <= sys.getsizeof(vars(Annotation.from_doc(doc)))
     fresh = Store(db)
     assert fresh.get_many(papers) == [Annotation.from_doc(doc) for doc in docs]
     assert fresh.get(papers[1].id).read_at == fresh.get(papers[1].id).updated
