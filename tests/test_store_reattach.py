@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from readlist.core.files.paths import bundled_papers
 from readlist.core.papers.reader import parse_text, read_papers
-from readlist.core.store.annotation import OPENING_CHARS, sketch_of
+from readlist.core.store.annotation import OPENING_CHARS, Annotation, sketch_of
 from readlist.core.store.store import Store
 
 
@@ -213,3 +213,25 @@ def test_switching_back_and_forth_keeps_re_attaching_a_paper_with_an_emptied_rec
     for papers, paper in [(new, new.papers[1]), (old, old.papers[1]), (new, new.papers[1])]:
         Store(db).reconcile(papers)
         assert Store(db).get(paper.id).note == "my notes"
+
+
+def test_a_whole_list_read_at_once_gives_what_each_paper_gives_also_one_followed_to_its_new_id(tmp_path):
+    texts = real_abstracts(5)
+    before = parse_text("\n\n".join(texts))
+    db = tmp_path / "readlist.json"
+    window = Store(db)
+    window.reconcile(before)
+    window.update(before.papers[1], starred=True, note="my notes on it", tags=["keep"])
+    window.set_status(before.papers[3], "read")
+    texts[1] = texts[1].replace("Large Language Models", "Large language models", 1) + " Code is available."
+    after = parse_text("\n\n".join(texts))
+    Store(db).reconcile(after)  # another readlist re-attaches the edited paper's annotations to its new id
+    assert window.reload_if_changed()
+    notes = window.get_many(before.papers)
+    assert notes == [window.get(paper.id) for paper in before.papers]
+    assert notes[1].id == before.papers[1].id and notes[1].note == "my notes on it"  # followed, under its own id
+    assert notes[3].status == "read" and notes[0] == Annotation(before.papers[0].id)
+    fresh = Store(db)
+    fresh.reconcile(after)
+    assert fresh.get_many(after.papers) == [fresh.get(paper.id) for paper in after.papers]
+    assert fresh.get_many(after.papers)[1].note == "my notes on it"

@@ -11,6 +11,7 @@ import pytest
 
 from readlist.core.papers.reader import parse_text
 from readlist.core.store import compaction as log_compaction
+from readlist.core.store import format
 from readlist.core.store.annotation import Annotation, Event
 from readlist.core.store.format import split_lines
 from readlist.core.store.merge_file import merge_database
@@ -56,6 +57,57 @@ def test_the_first_write_after_opening_reuses_the_other_documents_text(tmp_path,
     text = db.read_text(encoding="utf-8")
     assert "caf\\u00e9" in text  # that line was copied, not encoded again
     assert Store(db).get(papers[0].id).note == "café" and Store(db).get(papers[2].id).starred
+
+
+def test_the_first_write_after_opening_reads_the_file_no_more(tmp_path, papers, monkeypatch):
+    db = tmp_path / "readlist.json"
+    Store(db).update(papers[0], note="café", tags=["x"])
+    Store(db).set_status(papers[1], "read")
+    store = Store(db)  # a fresh process: its lines were cut from the file as it was read
+
+    def read_again(*args):
+        raise AssertionError("the file's lines were parsed again")
+
+    monkeypatch.setattr(format, "split_lines", read_again)
+    monkeypatch.setattr(format.orjson, "loads", read_again)
+    store.toggle_star(papers[2])
+    monkeypatch.undo()
+    assert split_lines(db.read_bytes()) is not None
+    again = Store(db)
+    assert again.get(papers[0].id).note == "café" and again.get(papers[1].id).status == "read"
+    assert again.get(papers[2].id).starred
+
+
+def test_a_command_that_only_reads_never_parses_the_file_line_by_line(tmp_path, papers, monkeypatch):
+    db = tmp_path / "readlist.json"
+    Store(db).update(papers[0], note="café", tags=["x"])
+    Store(db).set_status(papers[1], "read")
+
+    def line_by_line(*args):
+        raise AssertionError("the file was parsed line by line")
+
+    monkeypatch.setattr(format, "split_lines", line_by_line)
+    store = Store(db)
+    store.reconcile(parse_text("\n\n".join(ABSTRACTS)))
+    assert [note.status for note in store.get_many(papers)] == ["unread", "read", "unread"]
+    assert store.get(papers[0].id).note == "café"
+
+
+def test_a_hand_made_line_holding_two_documents_is_not_kept_as_one(tmp_path, papers):
+    db = tmp_path / "readlist.json"
+    store = Store(db)
+    store.update(papers[0], note="first")
+    store.update(papers[1], note="second")
+    lines = db.read_text(encoding="utf-8").split("\n")
+    first = next(n for n, line in enumerate(lines) if '"first"' in line)
+    assert lines[first].endswith(",") and '"second"' in lines[first + 1]
+    # Two documents on one line and a line break inside the second: still the same JSON.
+    lines[first : first + 2] = [lines[first] + lines[first + 1].replace('"note":', '"note":\n', 1)]
+    db.write_text("\n".join(lines), encoding="utf-8")
+    Store(db).toggle_star(papers[2])
+    again = Store(db)
+    assert [again.get(p.id).note for p in papers] == ["first", "second", ""] and again.get(papers[2].id).starred
+    assert split_lines(db.read_bytes()) is not None  # written back one document per line
 
 
 def test_replace_all_backs_up_replaces_and_leaves_nothing_to_undo(tmp_path, papers):

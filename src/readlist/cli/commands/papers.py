@@ -69,7 +69,7 @@ def list_command(ctx: Context, as_json: bool, starred: bool, status: str | None,
         return
     # Each paper's own, not every annotation's: a list of 2,000 in a library of 100,000 annotations reads 2,000.
     papers = ctx.paper_list.papers
-    rows = [(paper, store.get(paper.id)) for paper in papers]
+    rows = list(zip(papers, store.get_many(papers), strict=True))
     if starred or status or tags:  # else every row is kept: not asked of 100,000 annotations
         rows = [(paper, ann) for paper, ann in rows if _keep(ann, starred, status, tags)]
     gc.freeze()  # the papers and annotations outlive the rows: the collector no longer walks them as rows are made

@@ -54,6 +54,24 @@ class Annotation:
             sketch=doc.get("sketch") or "",
         )
 
+    @classmethod
+    def from_stored(cls, doc: Mapping[str, Any]) -> Annotation:
+        """`from_doc` of a document the store holds: checked as it was read (`format.check_current`) or made by a
+        change, its fields have their types, so they are taken as they are and the annotation made without a call
+        per field (100,000 in 0.09 s, not 0.2 s: a list of 100,000 papers reads every one)."""
+        if not doc.keys() <= _STORED_FIELDS:  # a field of a newer readlist's: left out, as from_doc does
+            return cls.from_doc(doc)
+        values = _STORED_DEFAULTS | doc  # the fields in their order: the instance's dict shares its keys
+        values["tags"] = tuple(values["tags"])
+        if "created" not in doc:  # left out when the same as `updated` (`packing`)
+            values["created"] = values["updated"]
+        if "read_at" not in doc and values["status"] == "read":  # likewise (`packing`)
+            values["read_at"] = values["updated"]
+        note = object.__new__(cls)
+        object.__setattr__(note, "id", doc["id"])  # a dict sharing its keys with other annotations' (a third of
+        note.__dict__.update(values)  # the memory of one of its own), filled at once, not a call per field
+        return note
+
     def to_doc(self) -> dict[str, Any]:
         doc = {f.name: getattr(self, f.name) for f in fields(self)}
         doc["tags"] = list(self.tags)
@@ -65,6 +83,10 @@ class Annotation:
         if not text:
             return self.id
         return cut_label(strip_control(text), width)
+
+
+_STORED_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(Annotation)}  # `id`: the document's, always
+_STORED_FIELDS = frozenset(_STORED_DEFAULTS)
 
 
 def _read_when_updated(doc: Mapping[str, Any]) -> str | None:
@@ -204,17 +226,28 @@ def sketch_of(snippet: str) -> str:
 def renewed_key(note: Annotation | Mapping[str, Any], text: str) -> dict[str, str] | None:
     """The `reattach_key` a record of the paper with this `text` should keep instead of its own, None when its own
     serves: one as long as wanted, or a whole snippet where a sketch would do (a record whose star was taken off
-    keeps the snippet it had), is taken as it is without looking at the text again: it was taken from this text,
-    whose hash is the paper's id (so a command over 100,000 records reads a field, not abstracts)."""
+    keeps the snippet it had), is taken as it is without looking at the text again (`key_kept`)."""
+    if not text or key_kept(note):
+        return None
+    wanted = reattach_key(text, note)
+    if isinstance(note, Annotation):
+        stored = (note.snippet, note.sketch)
+    else:
+        stored = (note.get("snippet") or "", note.get("sketch") or "")
+    return None if stored == (wanted["snippet"], wanted["sketch"]) else wanted
+
+
+def key_kept(note: Annotation | Mapping[str, Any]) -> bool:
+    """Whether a record keeps its `reattach_key` whatever its paper's text: a whole snippet, or an opening and a
+    sketch of a paper only given a status. It was taken from the paper's text, whose hash is the paper's id, so a
+    command over 100,000 records reads a field, not abstracts."""
     if isinstance(note, Annotation):
         stored, sketch = note.snippet, note.sketch
     else:
-        stored, sketch = note.get("snippet") or "", note.get("sketch") or ""
-    whole = not sketch and len(stored) >= SNIPPET_CHARS
-    if not text or whole or (sketch and stored and only_status(note)):
-        return None
-    wanted = reattach_key(text, note)
-    return None if (stored, sketch) == (wanted["snippet"], wanted["sketch"]) else wanted
+        stored, sketch = note.get("snippet"), note.get("sketch")
+    if not sketch:
+        return len(stored or "") >= SNIPPET_CHARS
+    return bool(stored) and only_status(note)
 
 
 def own_title(paper: Any, text: str) -> str | None:

@@ -10,7 +10,7 @@ id, shown under the paper's id here, so nothing is split between the two ids.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -38,8 +38,19 @@ class Listing:
         doc = self._data.doc(record)
         if doc is None:
             return Annotation(paper_id)
-        note = Annotation.from_doc(doc)
+        note = Annotation.from_stored(doc)
         return note if record == paper_id else replace(note, id=paper_id)
+
+    def get_many(self, paper_ids: Sequence[str]) -> list[Annotation]:
+        """`get` of each paper, in order (the rows of a whole list: 100,000 at once)."""
+        followed, read = self.followed(), Annotation.from_stored
+        records = [followed.get(pid, pid) for pid in paper_ids] if followed else paper_ids
+        docs = self._data.docs_of(records)
+        notes = [Annotation(pid) if doc is None else read(doc) for pid, doc in zip(paper_ids, docs, strict=True)]
+        for n, (pid, record) in enumerate(zip(paper_ids, records, strict=True) if followed else ()):
+            if record != pid and docs[n] is not None:  # shown under the paper's id, as `get` does
+                notes[n] = replace(notes[n], id=pid)
+        return notes
 
     def all(self) -> dict[str, Annotation]:
         """Every annotation by paper id (a record followed from a paper of the list under that paper's id)."""
@@ -53,7 +64,7 @@ class Listing:
         since (after a star, one of 100,000 rather than all: 0.55 s of CPU)."""
         data, cached = self._data, self._all
         if cached is None or cached[0] < data.loaded:
-            cached = (data.revision, {pid: Annotation.from_doc(doc) for pid, doc in data.docs().items()})
+            cached = (data.revision, {pid: Annotation.from_stored(doc) for pid, doc in data.docs().items()})
         elif cached[0] != data.revision:
             for pid, revision in data.touched.items():
                 if revision > cached[0]:
@@ -61,7 +72,7 @@ class Listing:
                     if doc is None:
                         cached[1].pop(pid, None)
                     else:
-                        cached[1][pid] = Annotation.from_doc(doc)
+                        cached[1][pid] = Annotation.from_stored(doc)
             cached = (data.revision, cached[1])
         self._all = cached
         return dict(cached[1])

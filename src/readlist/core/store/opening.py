@@ -20,6 +20,7 @@ from filelock import FileLock, Timeout
 
 from ..files.atomic import Signature, signature
 from ..files.paths import unreadable
+from ..papers.formats import _no_collection
 from . import backups
 from .annotation import Event
 from .format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, ForeignFile, LazyLines, NewerSchema, decode_lines
@@ -53,7 +54,8 @@ class Opener:
         if self.path.exists() and not self.path.is_file() and not self.path.is_dir():  # a device, a pipe
             raise ForeignFile("not a regular file")
         sig = signature(self.path)
-        data, lines = decode_lines(self.path.read_bytes())
+        with _no_collection():  # what it reads lives on: the collector would walk 100,000 documents for nothing
+            data, lines = decode_lines(self.path.read_bytes())
         data, version = migrate(data)
         return data, version, sig, (lines if version == SCHEMA_VERSION else None)
 

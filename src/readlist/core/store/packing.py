@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import repeat
 from typing import Any
 
 RUN_KEYS = ("time", "paper", "action", "before", "after", "group")  # an entry holding only these can be in a run
@@ -110,7 +111,7 @@ def unpack_events(table: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list
             not (doc_id.isascii() and doc_id.isdigit())
             or not isinstance(papers, list)
             or not papers
-            or not all(isinstance(p, str) for p in papers)
+            or not all(map(isinstance, papers, repeat(str)))  # each at C speed: 100,000 papers in a few ms
             or "paper" in doc
         ):
             raise BadRun(f"event {doc_id} is a run of entries without a list of papers")
@@ -124,17 +125,17 @@ def unpack_events(table: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list
     return out, found
 
 
-def _entries(shared: dict[str, Any], papers: list[str]) -> Iterator[dict[str, Any]]:
+def _entries(shared: dict[str, Any], papers: list[str]) -> list[dict[str, Any]]:
     """The entries of a run, their keys in the order a log entry has them (so that each encodes as it would alone)."""
     if shared.keys() == _SHARED:  # as written: one dict display per entry (100,000 entries in 30 ms)
         time, action, before, after, group = (shared[key] for key in RUN_KEYS if key != "paper")
-        for paper in papers:
-            yield {"time": time, "paper": paper, "action": action, "before": before, "after": after, "group": group}
-        return
+        return [
+            {"time": time, "paper": paper, "action": action, "before": before, "after": after, "group": group}
+            for paper in papers
+        ]
     head = {key: shared[key] for key in RUN_KEYS[:1] if key in shared}
     rest = {key: value for key, value in shared.items() if key != "time"}
-    for paper in papers:
-        yield head | {"paper": paper} | rest
+    return [head | {"paper": paper} | rest for paper in papers]
 
 
 _SHARED = {key for key in RUN_KEYS if key != "paper"}

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from operator import itemgetter
 from pathlib import Path
 
 from ..files.atomic import Signature
@@ -45,7 +46,7 @@ class Records:
     def __init__(self, path: Path):
         self._storage = AtomicJSONStorage(path, empty_data())
         self._db = Tables(storage=lambda: self._storage)
-        self._index: dict[str, int] = {}  # paper id -> document id
+        self._index: dict[str, str] = {}  # paper id -> document id (as the table holds it, not TinyDB's int)
         self._resolved: dict[str, str] = {}  # paper id -> document id in the resolutions table
         self._listed: dict[str, str] = {}  # a paper file's path -> document id in the lists table
         self.revision = 0  # goes up whenever the data in memory changes (what readers may cache against)
@@ -61,12 +62,16 @@ class Records:
 
     def doc(self, paper_id: str) -> dict | None:
         doc_id = self._index.get(paper_id)
-        return None if doc_id is None else self._storage.data[ANNOTATIONS][str(doc_id)]
+        return None if doc_id is None else self._storage.data[ANNOTATIONS][doc_id]
+
+    def docs_of(self, paper_ids: Iterable[str]) -> list[dict | None]:
+        """`doc` of each paper, in order, looked up at C speed (the rows of a 100,000-paper list)."""
+        return list(map(self._storage.data[ANNOTATIONS].get, map(self._index.get, paper_ids)))
 
     def docs(self) -> dict[str, dict]:
         """Annotation documents by paper id."""
         table = self._storage.data[ANNOTATIONS]
-        return {pid: table[str(doc_id)] for pid, doc_id in self._index.items()}
+        return {pid: table[doc_id] for pid, doc_id in self._index.items()}
 
     def doc_values(self) -> Iterable[dict]:
         """The annotation documents themselves (each has its paper `id`), without building a mapping."""
@@ -157,7 +162,8 @@ class Records:
         self.lists_revision += 1
         self.loaded, self.touched, self._reattached = self.revision, {}, None
         self._db = Tables(storage=lambda: self._storage)  # fresh tables: no stale ids or caches
-        self._index = {doc["id"]: int(doc_id) for doc_id, doc in data[ANNOTATIONS].items()}  # one each (`install`)
+        table = data[ANNOTATIONS]  # one document per paper (`install`)
+        self._index = dict(zip(map(itemgetter("id"), table.values()), table, strict=True))
         resolved = sorted(data.get(RESOLUTIONS, {}).items(), key=_doc_key)
         self._resolved = {doc["paper_id"]: doc_id for doc_id, doc in resolved if isinstance(doc.get("paper_id"), str)}
         listed = sorted(data.get(LISTS, {}).items(), key=_doc_key)
@@ -184,7 +190,7 @@ class Records:
                 doc_id = self._index.get(old)
                 if doc_id is not None and new not in self._index:
                     self._storage.invalidate(ANNOTATIONS, doc_id)
-                    annotations.update({"id": new}, doc_ids=[doc_id])
+                    annotations.update({"id": new}, doc_ids=[int(doc_id)])
                     self._index[new] = self._index.pop(old)
             known = {pid: fields for pid, fields in change.sets.items() if pid in self._index}
 
@@ -198,13 +204,13 @@ class Records:
             for pid in known:
                 self._storage.invalidate(ANNOTATIONS, self._index[pid])
             if known:
-                annotations.update(_changed, doc_ids=[self._index[p] for p in known])
+                annotations.update(_changed, doc_ids=[int(self._index[p]) for p in known])
             fresh = [pid for pid in change.sets if pid not in self._index]
             if fresh:
                 docs = [Annotation(pid, created=change.sets[pid].get("updated")).to_doc() for pid in fresh]
                 for doc in docs:
                     doc.update(change.sets[doc["id"]])
-                self._index.update(zip(fresh, annotations.insert_multiple(docs), strict=True))
+                self._index.update(zip(fresh, map(str, annotations.insert_multiple(docs)), strict=True))
             if change.resolutions:
                 self.resolved_revision += 1
                 self._apply_keyed(RESOLUTIONS, self._resolved, change.resolutions)

@@ -8,9 +8,10 @@ signature so another process's write is noticed without reading the file.
 
 Serialising a 10,000-paper database takes ~50 ms, so the JSON line of each annotation and log
 entry is kept between writes and only documents reported changed through `invalidate` are encoded
-again. The lines start out as the text read from disk (see `db_format.split_lines`), so this holds
-for the first write after opening too. Documents are written small (see `packing`): a run of log entries
-is one line, kept as the line of its first entry, and encoded again whole when one of them changes.
+again. The lines start out as the text read from disk, those that are their documents' (see
+`format.LazyLines`), so this holds for the first write after opening too. Documents are written small (see
+`packing`): a run of log entries is one line, kept as the line of its first entry, and encoded again whole when
+one of them changes.
 """
 
 from __future__ import annotations
@@ -108,10 +109,11 @@ class AtomicJSONStorage(Storage):
         self._stale: list[tuple[str, str]] = []  # documents changed since, whose lines as read are not theirs
 
     def _read_lines(self) -> None:
-        """Take the lines as read (see `format.LazyLines`), but those of documents changed since."""
+        """Take the lines as read that are their documents' (see `format.LazyLines`), but those of documents changed
+        since."""
         unread, stale = self._unread, self._stale
         self._unread, self._stale = None, []
-        read = unread.get() if unread is not None else None
+        read = unread.get(self.data) if unread is not None else None
         if read is None:
             return
         lines, self._runs = read
