@@ -244,3 +244,16 @@ def test_a_read_only_database_is_read_without_remembering_the_list(library):
         assert [each["name"] for each in json.loads(run(run.b, "lists", "--json").stdout)] == ["ICML list"]
     finally:
         run.db.chmod(0o644)
+
+
+def test_a_list_document_whose_ids_do_not_decode_is_not_read_as_a_list_of_no_papers():
+    # Read as an empty list, its papers' annotations would count as in no list: it is forgotten instead, and
+    # remembered again when its file is next opened.
+    from readlist.core.store.lists import pack_ids, read_lists
+
+    good = {"path": "/papers/a.txt", "name": "A", "format": "text", "ids": pack_ids(["a1b2c3d4e5f6"]),
+            "first_opened": "2026-01-01T00:00:00Z", "last_opened": "2026-01-02T00:00:00Z"}  # fmt: skip
+    damaged = dict(good, path="/papers/b.txt", ids="not base64 at all!")
+    found = read_lists([good, damaged])
+    assert list(found) == ["/papers/a.txt"]
+    assert found["/papers/a.txt"].ids == ("a1b2c3d4e5f6",)

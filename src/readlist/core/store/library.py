@@ -3,8 +3,9 @@ their places, then the papers of each other list whose file exists (opened last 
 out (the same abstract in two lists is one paper), each paper naming the list it comes from.
 
 Other lists are read as any list is (`formats.load_papers`): a list of 1,000 papers or more in another format than
-text comes back from the cache of parsed lists once read (a tenth of parsing it), text is parsed again (as fast as
-the cache would be). A list that cannot be read now is left out and named.
+text comes back from the cache of parsed lists once read (a tenth of parsing it), a text file of as many is cut
+into its papers by the layout cached once read (`papers.text_cache`). A list that cannot be read now is left out
+and named.
 """
 
 from __future__ import annotations

@@ -70,7 +70,7 @@ class KnownList:
             return None
         if isinstance(packed, list) and all(isinstance(pid, str) for pid in packed):
             packed = tuple(packed)
-        elif not isinstance(packed, str) or unpack_ids(packed) is None:
+        elif not isinstance(packed, str) or _unpack(packed) is None:  # (decoded once: `ids` reads it again)
             return None
         path, name, fmt, first, last = texts
         return cls(path, name, fmt, packed, first, last)
