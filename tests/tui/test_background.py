@@ -10,7 +10,7 @@ from readlist.core.files import cache as files_cache
 from readlist.core.search import cache as index_cache
 from readlist.tui.widgets.status_line import StatusLine
 
-from .conftest import make_app, notifications, settle, wait_until, widget_text
+from .conftest import make_app, notifications, screen_text, settle, wait_until, widget_text
 
 
 def slowed_index(monkeypatch) -> tuple[threading.Event, list[bool]]:
@@ -131,4 +131,21 @@ async def test_a_search_typed_while_the_cached_index_is_opened_waits_for_it_rath
         release.set()
         await wait_until(pilot, lambda: main.view.result is not None, "the index's answer")
         assert not main.view.result.partial and main.view.matches == 1
+        assert main.current_paper.text.startswith("Graph neural networks")
+
+
+async def test_a_typo_before_the_index_is_built_says_the_index_will_match_it_then_finds_the_paper(
+    tmp_path, monkeypatch
+):
+    # The texts answer a search at once but know no typos: "no papers match" would be wrong for a few seconds.
+    release, _ = slowed_index(monkeypatch)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"curvatrue")
+        await wait_until(pilot, lambda: main.view.result is not None and main.view.result.partial, "the texts' answer")
+        await wait_until(pilot, lambda: "once the index is ready" in screen_text(app), "the empty state")
+        assert "No papers match" not in screen_text(app)
+        release.set()
+        await wait_until(pilot, lambda: main.view.matches == 1, "the index's answer")
         assert main.current_paper.text.startswith("Graph neural networks")

@@ -345,6 +345,8 @@ class ViewState:
             return f"No papers match '{words}': {absent} — Esc clears the search"
         if words and self.quick_filter != "all":  # the filter may be what hides the matches
             return f"No {self.quick_filter} papers match '{words}' — Esc clears the search, f changes the filter"
+        if words and self.result is not None and self.result.partial:  # the papers' texts answered, not the index
+            return f"No paper holds '{words}' as typed — typos and other word forms match once the index is ready"
         if words:
             return f"No papers match '{words}' — Esc clears the search"
         if self.quick_filter != "all":
