@@ -213,3 +213,18 @@ def test_a_scan_stops_when_cancelled():
     cancelled.set()
     with pytest.raises(BuildCancelled):
         scan(papers(10), "graph", cancelled)
+
+
+def test_a_worker_imports_none_of_the_paper_file_readers():
+    """A worker pays for its imports before it indexes: the readers behind `load_papers` (a third of them) are of
+    no use to it. `readlist.core`'s names are still there when asked for."""
+    import subprocess
+
+    code = (
+        "import sys, readlist.core.search.build\n"
+        "print(sorted(m for m in sys.modules if m.startswith('readlist.core.papers.formats')))\n"
+        "from readlist.core import load_papers, Paper, ReadError\n"
+        "print(load_papers.__module__, Paper.__name__, ReadError.__name__)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split("\n")
+    assert out[:2] == ["[]", "readlist.core.papers.formats Paper ReadError"]
