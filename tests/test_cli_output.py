@@ -193,3 +193,29 @@ def test_ascii_text_is_checked_for_control_characters_as_bytes_with_the_same_ans
             assert escaped == normalize._CONTROL.sub(normalize._json_escape, text), hex(code)
             if not 0xD800 <= code < 0xE000:  # a lone surrogate is no UTF-8
                 assert normalize.controls_in_utf8_json(text.encode()) == (escaped != text), hex(code)
+
+
+LEAVE = """
+import atexit, sys
+class Loud:
+    def __del__(self):
+        print("freed", file=sys.stderr)
+kept = Loud()  # freed at a normal exit, as the papers and annotations a command read were, one at a time
+atexit.register(print, "exit functions ran", file=sys.stderr)
+from readlist.cli import main
+sys.argv = ["readlist", "--db", sys.argv[1], *sys.argv[2:]]
+main()
+"""
+
+
+def test_a_command_ends_without_freeing_what_it_read_one_object_at_a_time(tmp_path):
+    """Freeing 100,000 papers and annotations at exit took 0.1-0.25 s of each command: the process now ends once its
+    output is written and the exit functions ran, with the status it had."""
+    db = str(tmp_path / "db.json")
+    listed = CliRunner().invoke(cli, ["--db", db, "list"]).output
+    done = subprocess.run([sys.executable, "-c", LEAVE, db, "list"], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, listed)
+    assert "exit functions ran" in done.stderr and "freed" not in done.stderr
+    done = subprocess.run([sys.executable, "-c", LEAVE, db, "show", "#0"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stderr.startswith("readlist: '#0': no paper #0")
+    assert "exit functions ran" in done.stderr and "freed" not in done.stderr

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import atexit
 import errno
 import os
 import signal
 import sys
+import threading
+from typing import NoReturn
 
 import click
 
@@ -99,7 +102,11 @@ def main() -> None:
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     tolerate_unencodable_output()
     try:
-        cli.main(prog_name="readlist", standalone_mode=True)
+        try:
+            cli.main(prog_name="readlist", standalone_mode=True)
+        except SystemExit as exc:
+            status = exc.code
+        sys.stdout.flush()  # here, where a failure to write is said as any other
     except KeyboardInterrupt:
         sys.exit(130)
     except OSError as exc:  # most often the output could not be written: a full disk, /dev/full, a closed pipe
@@ -108,6 +115,22 @@ def main() -> None:
         print(f"readlist: {where}{exc.strerror or exc}", file=sys.stderr)
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second failure at exit
         sys.exit(2)
+    leave(status)
+
+
+def leave(status: int | str | None) -> NoReturn:
+    """Exit with `status` as sys.exit would, the exit functions run, but without the interpreter freeing what the
+    command read one object at a time: 0.1-0.25 s after a command over 100,000 papers and annotations. Every file
+    is written and closed by then (a change is saved before the command says it); with a thread still running
+    (none is left by a command), the exit waits for it as usual."""
+    if threading.active_count() > 1:
+        sys.exit(status)
+    if status is not None and not isinstance(status, int):  # a message, as sys.exit prints it
+        print(status, file=sys.stderr)
+        status = 1
+    atexit._run_exitfuncs()  # what `atexit` was given (indexing processes to end), as a normal exit runs them
+    sys.stderr.flush()
+    os._exit(status or 0)
 
 
 __all__ = ["cli", "fail", "main"]
