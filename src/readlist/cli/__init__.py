@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import errno
+import gc
 import os
 import signal
 import sys
@@ -42,6 +43,7 @@ COMMANDS = {
     "lists": "lists:lists_command",
     "resolve": "resolve:resolve_command",
 }
+COLLECTING = ("resolve",)  # may run for minutes, dropping what its requests made (errors' tracebacks hold cycles)
 
 
 @click.group(
@@ -90,11 +92,22 @@ def cli(
         if value is None and os.environ.get(name) == "":  # click reads an empty variable as unset
             fail(f"{name} is set but empty (unset it to use the default)")
     ctx.obj = Context(papers_path=papers_path, db_path=db_path, encoding=encoding, papers_format=papers_format)
+    if ctx.invoked_subcommand not in (None, *COLLECTING):
+        without_collector(ctx)  # (first: enabled again last)
     ctx.call_on_close(progress.begin().stop)  # the progress line, if shown, is gone when the command ends
     if ctx.invoked_subcommand is None:
         from .commands.tui import run_tui
 
         run_tui(ctx.obj)
+
+
+def without_collector(ctx: click.Context) -> None:
+    """The command runs without the cyclic garbage collector, enabled again when it ends: it keeps what it read (the
+    papers, the annotations, an index) to its end, and each of the collector's passes over them took its time (0.2 s
+    of `readlist list` over 100,000 annotated papers, 0.5 s of `star`); what it drops, reference counting frees."""
+    if gc.isenabled():
+        gc.disable()
+        ctx.call_on_close(gc.enable)
 
 
 def main() -> None:
