@@ -8,10 +8,12 @@ from textual import events
 
 from readlist.tui.screens.dialogs.help import HelpScreen
 from readlist.tui.widgets.detail import DetailPane
+from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import (
+    PAPERS,
     count_layouts,
     make_app,
     notifications,
@@ -595,3 +597,28 @@ async def test_moving_down_shows_each_paper_and_its_related_without_laying_the_s
         await wait_for_related(pilot)
         assert main.paper_list.cursor > 4 and current_title(app)[:30] in widget_text(app, "#detail-body")
         assert not layouts
+
+
+async def test_the_detail_scrollbar_is_drawn_again_only_when_its_thumb_changes(tmp_path):
+    long_abstract = " ".join(["Attention over long documents needs sparse patterns to scale."] * 60)
+    text = PAPERS + "\n" + long_abstract + "\n"
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        bar = body.vertical_scrollbar
+        drawn: list[int] = []
+        refresh = bar.refresh
+        bar.refresh = lambda *args, **kwargs: (drawn.append(1), refresh(*args, **kwargs))[1]
+        await pilot.press("j", "j", "j")  # short papers: the bar has no thumb on any of them
+        await pilot.pause()
+        assert "Reinforcement" not in body.plain and "TableBench" in body.plain
+        assert drawn == []
+        await pilot.press("j", "j")  # a paper longer than the pane: its thumb is drawn at once
+        await pilot.pause()
+        assert "sparse patterns" in body.plain
+        assert drawn and bar.window_virtual_size == body.virtual_size.height > bar.window_size
+        await pilot.press("k")  # and gone again on a short one
+        await pilot.pause()
+        assert "Reinforcement" in body.plain and bar.window_virtual_size == body.virtual_size.height
+        assert bar.window_virtual_size <= bar.window_size
