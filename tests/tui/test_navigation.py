@@ -622,3 +622,33 @@ async def test_the_detail_scrollbar_is_drawn_again_only_when_its_thumb_changes(t
         await pilot.pause()
         assert "Reinforcement" in body.plain and bar.window_virtual_size == body.virtual_size.height
         assert bar.window_virtual_size <= bar.window_size
+
+
+async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_them(tmp_path, monkeypatch):
+    from readlist.tui.screens import searcher
+
+    monkeypatch.setattr(searcher, "TITLES_AHEAD", 10)  # a big list: titles derived only for the rows it shows
+    text = "Many\n\n" + "\n\n".join(f"Study number {n} of sparse attention in long documents." for n in range(200))
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper_list = app.main_screen.paper_list
+        height = paper_list.scrollable_content_region.height
+        papers = app.main_screen.papers.papers
+
+        def derived(rows: range) -> bool:
+            return all("title" in papers[paper_list.position_at(row)].__dict__ for row in rows)
+
+        def below() -> range:
+            top = int(paper_list.scroll_offset.y)
+            return range(top + height, top + 2 * height)
+
+        assert not derived(range(3 * height, 4 * height))  # far below: nothing derived there
+        await wait_until(pilot, lambda: derived(below()), "the next page's titles")
+        await pilot.press("pagedown", "pagedown")
+        assert paper_list.scroll_offset.y == height - 1  # the cursor on the bottom row, a page further down
+        assert not derived(range(4 * height, 5 * height))
+        await wait_until(pilot, lambda: derived(below()), "the titles of the page after it")
+        assert paper_list.cursor == 2 * (height - 1)
+        assert f"Study number {2 * (height - 1)} " in app.main_screen.query_one(DetailBody).plain
+        assert f"Study number {2 * (height - 1)} " in widget_text(app, "#list").splitlines()[-1]
