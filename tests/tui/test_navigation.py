@@ -652,3 +652,25 @@ async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_
         assert paper_list.cursor == 2 * (height - 1)
         assert f"Study number {2 * (height - 1)} " in app.main_screen.query_one(DetailBody).plain
         assert f"Study number {2 * (height - 1)} " in widget_text(app, "#list").splitlines()[-1]
+
+
+async def test_a_long_paper_draws_only_the_lines_the_detail_pane_shows(tmp_path, monkeypatch):
+    from rich.text import Text
+
+    long_abstract = " ".join(f"Sentence {n} on attention over long documents with sparse patterns." for n in range(150))
+    app = make_app(tmp_path, PAPERS + "\n" + long_abstract + "\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        drawn: list[str] = []
+        render = Text.render
+        monkeypatch.setattr(Text, "render", lambda text, *args: (drawn.append(text.plain), render(text, *args))[1])
+        await pilot.press("G")
+        await pilot.pause()
+        assert body.virtual_size.height > 3 * body.size.height  # lines far below the pane
+        shown = widget_text(app, "#detail-body")
+        assert "Sentence 0 on" in shown and "Sentence 149 on" not in shown
+        assert not any("Sentence 149 on" in line for line in drawn)  # never drawn: not on screen
+        await pilot.press("tab", "end")  # scrolled to the end: drawn then
+        await pilot.pause()
+        assert "Sentence 149 on" in widget_text(app, "#detail-body")

@@ -27,7 +27,7 @@ class DetailBody(ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._text = Text()
-        self._lines: list[Strip] = []
+        self._lines: list[Text] = []  # the text wrapped to the width, each line drawn when it is first shown
         self._width = 0
         self._base: Style | None = None
         self._styled: dict[tuple[int, int], Strip] = {}  # drawn lines of the current text
@@ -50,11 +50,7 @@ class DetailBody(ScrollView, can_focus=True):
         if width <= 0:
             self._lines = []
             return
-        console = self.app.console
-        self._lines = [
-            Strip([Segment(seg.text, seg.style) for seg in line.render(console) if seg.text != "\n"])
-            for line in self._text.wrap(console, max(width - 1, 1), overflow="fold")  # a column off the bar
-        ]
+        self._lines = list(self._text.wrap(self.app.console, max(width - 1, 1), overflow="fold"))  # a column off bar
         # Set the scrollable size without a screen-wide layout pass (the gutter is stable), the scrollbar's thumb
         # fitted to it (no other widget's layout pass does it on the way, as the related papers' list once did).
         size = Size(width, len(self._lines))
@@ -101,6 +97,8 @@ class DetailBody(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         key = (row, width)
         strip = self._styled.get(key)
-        if strip is None:
-            strip = self._styled[key] = self._lines[row].apply_style(base).adjust_cell_length(width, base)
+        if strip is None:  # drawn once, with the pane's style under the text's (lines below the pane never are)
+            segments = self._lines[row].render(self.app.console)
+            strip = Strip([Segment(seg.text, base + seg.style) for seg in segments if seg.text != "\n"])
+            strip = self._styled[key] = strip.adjust_cell_length(width, base)
         return strip
