@@ -8,10 +8,12 @@ from textual import events
 
 from readlist.tui.screens.dialogs.help import HelpScreen
 from readlist.tui.widgets.detail import DetailPane
+from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.paper_list import PaperListView
 from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import (
+    PAPERS,
     count_layouts,
     make_app,
     notifications,
@@ -595,3 +597,80 @@ async def test_moving_down_shows_each_paper_and_its_related_without_laying_the_s
         await wait_for_related(pilot)
         assert main.paper_list.cursor > 4 and current_title(app)[:30] in widget_text(app, "#detail-body")
         assert not layouts
+
+
+async def test_the_detail_scrollbar_is_drawn_again_only_when_its_thumb_changes(tmp_path):
+    long_abstract = " ".join(["Attention over long documents needs sparse patterns to scale."] * 60)
+    text = PAPERS + "\n" + long_abstract + "\n"
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        bar = body.vertical_scrollbar
+        drawn: list[int] = []
+        refresh = bar.refresh
+        bar.refresh = lambda *args, **kwargs: (drawn.append(1), refresh(*args, **kwargs))[1]
+        await pilot.press("j", "j", "j")  # short papers: the bar has no thumb on any of them
+        await pilot.pause()
+        assert "Reinforcement" not in body.plain and "TableBench" in body.plain
+        assert drawn == []
+        await pilot.press("j", "j")  # a paper longer than the pane: its thumb is drawn at once
+        await pilot.pause()
+        assert "sparse patterns" in body.plain
+        assert drawn and bar.window_virtual_size == body.virtual_size.height > bar.window_size
+        await pilot.press("k")  # and gone again on a short one
+        await pilot.pause()
+        assert "Reinforcement" in body.plain and bar.window_virtual_size == body.virtual_size.height
+        assert bar.window_virtual_size <= bar.window_size
+
+
+async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_them(tmp_path, monkeypatch):
+    from readlist.tui.screens import searcher
+
+    monkeypatch.setattr(searcher, "TITLES_AHEAD", 10)  # a big list: titles derived only for the rows it shows
+    text = "Many\n\n" + "\n\n".join(f"Study number {n} of sparse attention in long documents." for n in range(200))
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper_list = app.main_screen.paper_list
+        height = paper_list.scrollable_content_region.height
+        papers = app.main_screen.papers.papers
+
+        def derived(rows: range) -> bool:
+            return all("title" in papers[paper_list.position_at(row)].__dict__ for row in rows)
+
+        def below() -> range:
+            top = int(paper_list.scroll_offset.y)
+            return range(top + height, top + 2 * height)
+
+        assert not derived(range(3 * height, 4 * height))  # far below: nothing derived there
+        await wait_until(pilot, lambda: derived(below()), "the next page's titles")
+        await pilot.press("pagedown", "pagedown")
+        assert paper_list.scroll_offset.y == height - 1  # the cursor on the bottom row, a page further down
+        assert not derived(range(4 * height, 5 * height))
+        await wait_until(pilot, lambda: derived(below()), "the titles of the page after it")
+        assert paper_list.cursor == 2 * (height - 1)
+        assert f"Study number {2 * (height - 1)} " in app.main_screen.query_one(DetailBody).plain
+        assert f"Study number {2 * (height - 1)} " in widget_text(app, "#list").splitlines()[-1]
+
+
+async def test_a_long_paper_draws_only_the_lines_the_detail_pane_shows(tmp_path, monkeypatch):
+    from rich.text import Text
+
+    long_abstract = " ".join(f"Sentence {n} on attention over long documents with sparse patterns." for n in range(150))
+    app = make_app(tmp_path, PAPERS + "\n" + long_abstract + "\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        drawn: list[str] = []
+        render = Text.render
+        monkeypatch.setattr(Text, "render", lambda text, *args: (drawn.append(text.plain), render(text, *args))[1])
+        await pilot.press("G")
+        await pilot.pause()
+        assert body.virtual_size.height > 3 * body.size.height  # lines far below the pane
+        shown = widget_text(app, "#detail-body")
+        assert "Sentence 0 on" in shown and "Sentence 149 on" not in shown
+        assert not any("Sentence 149 on" in line for line in drawn)  # never drawn: not on screen
+        await pilot.press("tab", "end")  # scrolled to the end: drawn then
+        await pilot.pause()
+        assert "Sentence 149 on" in widget_text(app, "#detail-body")

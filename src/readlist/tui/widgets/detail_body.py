@@ -12,15 +12,22 @@ from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
+
+
+def thumb(virtual: int, window: int) -> tuple[int, int] | None:
+    """What a scrollbar draws for text of `virtual` lines in a window of `window`: a thumb, or none at all when the
+    text fits (whatever its length)."""
+    return (virtual, window) if window < virtual else None
 
 
 class DetailBody(ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._text = Text()
-        self._lines: list[Strip] = []
+        self._lines: list[Text] = []  # the text wrapped to the width, each line drawn when it is first shown
         self._width = 0
         self._base: Style | None = None
         self._styled: dict[tuple[int, int], Strip] = {}  # drawn lines of the current text
@@ -43,15 +50,26 @@ class DetailBody(ScrollView, can_focus=True):
         if width <= 0:
             self._lines = []
             return
-        console = self.app.console
-        self._lines = [
-            Strip([Segment(seg.text, seg.style) for seg in line.render(console) if seg.text != "\n"])
-            for line in self._text.wrap(console, max(width - 1, 1), overflow="fold")  # a column off the bar
-        ]
+        self._lines = list(self._text.wrap(self.app.console, max(width - 1, 1), overflow="fold"))  # a column off bar
         # Set the scrollable size without a screen-wide layout pass (the gutter is stable), the scrollbar's thumb
         # fitted to it (no other widget's layout pass does it on the way, as the related papers' list once did).
         size = Size(width, len(self._lines))
         self.set_reactive(Widget.virtual_size, size)
+        self._update_scrollbar(size)
+
+    def _update_scrollbar(self, size: Size) -> None:
+        """Fit the scrollbar to `size`, redrawn only when its thumb changes (text shorter than the pane has none
+        whatever its length): redrawing the bar's every line cost 1.5 ms a paper at 120x40."""
+        bar = self.vertical_scrollbar
+        window = self.container_size.height - self.scrollbar_size_horizontal  # as Textual measures it
+        at_top = not bar.position and not self.scroll_offset.y
+        if (
+            at_top
+            and bar.window_size == window
+            and thumb(bar.window_virtual_size, window) == thumb(size.height, window)
+        ):
+            bar.set_reactive(ScrollBar.window_virtual_size, size.height)  # the same bar: its size noted, nothing drawn
+            return
         self._scroll_update(size)
 
     def on_resize(self) -> None:
@@ -79,6 +97,8 @@ class DetailBody(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         key = (row, width)
         strip = self._styled.get(key)
-        if strip is None:
-            strip = self._styled[key] = self._lines[row].apply_style(base).adjust_cell_length(width, base)
+        if strip is None:  # drawn once, with the pane's style under the text's (lines below the pane never are)
+            segments = self._lines[row].render(self.app.console)
+            strip = Strip([Segment(seg.text, base + seg.style) for seg in segments if seg.text != "\n"])
+            strip = self._styled[key] = strip.adjust_cell_length(width, base)
         return strip
