@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import threading
+from array import array
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from itertools import repeat
+from itertools import filterfalse, repeat
 from operator import add
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
@@ -38,20 +39,19 @@ class Index(Protocol):
     records: RecordFields
 
     @property
-    def everything(self) -> frozenset[int]: ...
+    def everything(self) -> range: ...
 
     def expand(self, matcher: WordMatcher) -> dict[int, float]: ...
 
     def word_idf(self, variants: Mapping[int, float]) -> float: ...
 
-    def score_into(
+    def word_scores(
         self,
         variants: Mapping[int, float],
-        candidates: set[int],
-        best: dict[int, float],
+        candidates: set[int] | range,
         title_only: bool = False,
         cap: float | None = None,
-    ) -> None: ...
+    ) -> dict[int, float]: ...
 
 
 @dataclass
@@ -233,16 +233,16 @@ class Evaluation:
         sets = sorted(self.word_sets + self.required, key=len)
         full = set(reduce(set.intersection, sets[1:], set(sets[0]))) if sets else set(self.index.everything)
         full -= self.excluded
-        partial: set[int] = set()
+        candidates = full
         if len(self.word_sets) >= 2:
             # A paper holding no query word is no partial match, even with near forms of them ("quantifying" for
             # "quantum"): those only rank the papers listed.
-            partial = set().union(*self.word_sets)
+            candidates = set().union(*self.word_sets)
             for docs in self.required:
-                partial &= docs
-            partial -= self.excluded
-            partial -= full
-        candidates = full | partial
+                candidates &= docs
+            candidates -= self.excluded
+        del sets
+        self._forget_sets()  # before the scores are made: a common word's papers are 7 MB at 100k
         parts: list[dict[int, float]] = []  # each word's scores (and its note's), summed below
         for scoring in self.scoring:
             self.check()
@@ -254,10 +254,15 @@ class Evaluation:
         best = _summed(list(candidates), parts)
         first = sorted(full)
         first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
-        rest = sorted(partial)
+        rest = sorted(filterfalse(full.__contains__, candidates)) if candidates is not full else []
         rest.sort(key=best.__getitem__, reverse=True)  # by score: one rare word outweighs two common ones
         positions = first + rest
-        return positions, Scores(positions, best), len(first)
+        return positions, Scores(array("d", map(best.__getitem__, positions))), len(first)
+
+    def _forget_sets(self) -> None:
+        """Drop the papers each word matched once the candidates are known: the result keeps this evaluation (for its
+        highlights) as long as it is shown, and the sets of a query's common words at 100k papers hold tens of MB."""
+        self.word_sets, self.required, self.excluded, self.free = [], [], set(), []
 
     def _word_scores(self, scoring: Scoring, candidates: set[int]) -> dict[int, float]:
         """A word's scores for the candidates (and maybe other papers: `_summed` reads the candidates' only).
@@ -268,17 +273,14 @@ class Evaluation:
         index = self.index
         body = index.data.body
         if any(len(candidates) * 8 < body.count(tid) for tid in scoring.variants):  # few candidates: look them up
-            scores: dict[int, float] = {}
-            index.score_into(scoring.variants, candidates, scores, scoring.title_only, scoring.idf)
-            return scores
+            return index.word_scores(scoring.variants, candidates, scoring.title_only, scoring.idf)
         kept = _KEPT.get(index)
         if kept is None:
             kept = _KEPT.setdefault(index, WordScores())
         key = (frozenset(scoring.variants.items()), scoring.title_only, scoring.idf)
         scores = kept.get(key)
         if scores is None:
-            scores = {}
-            index.score_into(scoring.variants, index.everything, scores, scoring.title_only, scoring.idf)
+            scores = index.word_scores(scoring.variants, index.everything, scoring.title_only, scoring.idf)
             kept.put(key, scores)
         return scores
 
@@ -337,19 +339,19 @@ def _summed(keys: list[int], parts: list[dict[int, float]]) -> dict[int, float]:
 
 class Scores(Sequence[float]):
     """The scores of the papers ranked, in their order, rounded as they are read: rounding all of them up front
-    took as long as scoring them (a quarter of a second for 90k papers), for the few that are ever shown."""
+    took as long as scoring them (a quarter of a second for 90k papers), for the few that are ever shown. They are
+    kept in an array (8 bytes each), not the dict they were summed in (about 60 bytes each, its floats with it)."""
 
-    def __init__(self, positions: list[int], best: dict[int, float]) -> None:
-        self._positions = positions
-        self._best = best
+    def __init__(self, ranked: array) -> None:
+        self._ranked = ranked
 
     def __len__(self) -> int:
-        return len(self._positions)
+        return len(self._ranked)
 
     def __getitem__(self, at):
         if isinstance(at, slice):
-            return [round(self._best[pos], 6) for pos in self._positions[at]]
-        return round(self._best[self._positions[at]], 6)
+            return [round(score, 6) for score in self._ranked[at]]
+        return round(self._ranked[at], 6)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)

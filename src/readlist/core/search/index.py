@@ -15,7 +15,6 @@ from array import array
 from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from itertools import compress, repeat
 from operator import add, mul, truediv
 from pathlib import Path
@@ -34,7 +33,7 @@ __all__ = ["BuildCancelled", "QueryError", "SearchIndex", "SearchResult"]
 
 K1, B = 1.2, 0.75
 TITLE_BOOST = 1.6  # a title hit counts this many times the word's weight, on top of the abstract's
-SCORED_PAIRS = 100_000  # postings of prefix completions scored per query word (see score_into)
+SCORED_PAIRS = 100_000  # postings of prefix completions scored per query word (see word_scores)
 SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first sentence stands in (a weak hint)
 AUTHOR_BOOST = 1.0  # an author's name holding the word counts this many times the word's weight
 
@@ -99,9 +98,10 @@ class SearchIndex:
     def __len__(self) -> int:
         return len(self.papers)
 
-    @cached_property
-    def everything(self) -> frozenset[int]:
-        return frozenset(range(len(self.papers)))
+    @property
+    def everything(self) -> range:
+        """Every paper's position: a range, which answers `in` and `len` holding no set of 100,000 numbers (7 MB)."""
+        return range(len(self.papers))
 
     # -- term statistics ------------------------------------------------------------------
 
@@ -135,20 +135,21 @@ class SearchIndex:
         df = max(self.tid_df(tid) for tid, alpha in variants.items() if alpha == top)
         return self.idf(df)
 
-    def score_into(
+    def word_scores(
         self,
         variants: Mapping[int, float],
-        candidates: set[int],
-        best: dict[int, float],
+        candidates: set[int] | range,
         title_only: bool = False,
         cap: float | None = None,
-    ) -> None:
-        """For each candidate, the best of the variants' BM25 scores (title and author hits boosted), added to `best`.
+    ) -> dict[int, float]:
+        """For each candidate holding a variant, the best of the variants' BM25 scores (title and author hits boosted).
 
         No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
         Completions of a one- or two-letter prefix ("l") hold most papers: past SCORED_PAIRS postings, the rarer
-        ones only list their papers (they still match) without adding to their scores.
+        ones only list their papers (they still match) without adding to their scores. Candidates that are a range
+        are every paper (`everything`): each posting is kept, with no test.
         """
+        every = isinstance(candidates, range)
         body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
         authors = self.data.authors
         mine: dict[int, float] = {}
@@ -172,24 +173,23 @@ class SearchIndex:
                 else:  # the same sum for every posting, in C-level loops: a common word has tens of thousands
                     sums = map(mul, map(weight.__mul__, tfs), repeat(K1 + 1))
                     scores = map(truediv, sums, map(add, tfs, map(norms.__getitem__, docs)))
-                    local = dict(compress(zip(docs, scores, strict=True), map(candidates.__contains__, docs)))
+                    pairs = zip(docs, scores, strict=True)
+                    local = dict(pairs if every else compress(pairs, map(candidates.__contains__, docs)))
             if title_only and self.fields.titled:
                 local = {doc: score for doc, score in local.items() if not papers[doc].known_title}
             titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
-            heads = list(candidates.intersection(title.docs_of(tid)))
+            heads = list(title.docs_of(tid)) if every else list(candidates.intersection(title.docs_of(tid)))
             _add(local, heads, self._title_boosts(heads, titled, untitled))
             if self.has_authors and not title_only and authors.count(tid):
-                _add(local, list(candidates.intersection(authors.docs_of(tid))), repeat(weight * AUTHOR_BOOST))
+                named = authors.docs_of(tid)
+                named = list(named) if every else list(candidates.intersection(named))
+                _add(local, named, repeat(weight * AUTHOR_BOOST))
             if not mine:
                 mine = local
                 continue
             keys = list(local)  # each paper's best variant
             mine.update(zip(keys, map(max, local.values(), map(mine.get, keys, repeat(0.0))), strict=False))
-        if not best:  # the query's first word, or each word apart (see Evaluation.ranked): no sum to make
-            best.update(mine)
-            return
-        for doc, score in mine.items():
-            best[doc] = best.get(doc, 0.0) + score
+        return mine
 
     def _title_boosts(self, docs: list[int], titled: float, untitled: float) -> Iterable[float]:
         """Each paper's boost for a title hit: its file's title counts more than a first sentence standing in."""
