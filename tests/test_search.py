@@ -668,3 +668,34 @@ def test_a_search_over_most_papers_holds_and_peaks_at_a_few_hundred_bytes_a_pape
     assert len(result.positions) == size and result.full_matches == 16_667
     assert held / size < 400  # the positions and their scores, and the words' scores kept for typing on
     assert peak / size < 700
+
+
+def test_a_search_typed_over_stops_at_the_next_word_form_it_scores(monkeypatch):
+    # A query typed over goes on in its thread until it looks at its `cancelled` event: at 100k papers a word's
+    # forms ("m": hundreds of completions) take a tenth of a second, and two searches at once hold twice the memory.
+    import threading
+
+    from readlist.core.search.index import BuildCancelled
+
+    index = SearchIndex.build(make(ABSTRACTS))
+    gave_up = threading.Event()
+    scored = []
+    word_scores, idf = SearchIndex.word_scores, SearchIndex.idf
+
+    def typed_over(self, *args, **kwargs):
+        gave_up.set()  # a newer query arrives as this word is being scored
+        return word_scores(self, *args, **kwargs)
+
+    def counting(self, df):
+        if gave_up.is_set():
+            scored.append(df)
+        return idf(self, df)
+
+    monkeypatch.setattr(SearchIndex, "word_scores", typed_over)
+    monkeypatch.setattr(SearchIndex, "idf", counting)
+    with pytest.raises(BuildCancelled):
+        index.search("g", cancelled=gave_up)
+    assert scored == []
+    gave_up.clear()
+    monkeypatch.setattr(SearchIndex, "word_scores", word_scores)
+    assert index.search("g", cancelled=gave_up).positions

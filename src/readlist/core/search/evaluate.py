@@ -51,6 +51,7 @@ class Index(Protocol):
         candidates: set[int] | range,
         title_only: bool = False,
         cap: float | None = None,
+        cancelled: threading.Event | None = None,
     ) -> dict[int, float]: ...
 
 
@@ -273,14 +274,16 @@ class Evaluation:
         index = self.index
         body = index.data.body
         if any(len(candidates) * 8 < body.count(tid) for tid in scoring.variants):  # few candidates: look them up
-            return index.word_scores(scoring.variants, candidates, scoring.title_only, scoring.idf)
+            return index.word_scores(scoring.variants, candidates, scoring.title_only, scoring.idf, self.cancelled)
         kept = _KEPT.get(index)
         if kept is None:
             kept = _KEPT.setdefault(index, WordScores())
         key = (frozenset(scoring.variants.items()), scoring.title_only, scoring.idf)
         scores = kept.get(key)
         if scores is None:
-            scores = index.word_scores(scoring.variants, index.everything, scoring.title_only, scoring.idf)
+            scores = index.word_scores(
+                scoring.variants, index.everything, scoring.title_only, scoring.idf, self.cancelled
+            )
             kept.put(key, scores)
         return scores
 

@@ -141,13 +141,15 @@ class SearchIndex:
         candidates: set[int] | range,
         title_only: bool = False,
         cap: float | None = None,
+        cancelled: threading.Event | None = None,
     ) -> dict[int, float]:
         """For each candidate holding a variant, the best of the variants' BM25 scores (title and author hits boosted).
 
         No variant's weight goes above `cap` (the query word's own): a rare typo variant is no better than the word.
         Completions of a one- or two-letter prefix ("l") hold most papers: past SCORED_PAIRS postings, the rarer
         ones only list their papers (they still match) without adding to their scores. Candidates that are a range
-        are every paper (`everything`): each posting is kept, with no test.
+        are every paper (`everything`): each posting is kept, with no test. Raises BuildCancelled when `cancelled` is
+        set, checked at each variant: a search typed over goes on in its thread until it stops, its memory with it.
         """
         every = isinstance(candidates, range)
         body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
@@ -158,6 +160,8 @@ class SearchIndex:
             budget -= body.count(tid)
             if budget < 0 and alpha == PREFIX:
                 continue
+            if cancelled is not None and cancelled.is_set():
+                raise BuildCancelled
             idf = self.idf(self.tid_df(tid))
             weight = alpha * (idf if cap is None else min(idf, cap))
             local: dict[int, float] = {}
