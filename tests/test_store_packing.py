@@ -269,3 +269,38 @@ def test_half_a_character_escaped_in_a_hand_made_database_is_written_back_as_it_
     edited.toggle_star(papers[1])  # before: UnicodeEncodeError writing the file, a traceback
     edited.update(papers[0], note="hi")
     assert Store(db).get(papers[0].id).tags == ("x\udfff",) and Store(db).get(papers[0].id).note == "hi"
+
+
+def test_an_opened_database_holds_no_copy_of_its_file_and_its_first_write_encodes_only_what_changed(
+    tmp_path, papers, monkeypatch
+):
+    # The app keeps a database open for hours: with 100,000 annotations its file's bytes (28 MB) were held until the
+    # first write, for the lines it reuses. They are read again from the file then.
+    import tracemalloc
+
+    from readlist.core.store import storage
+
+    db = tmp_path / "readlist.json"
+    first = Store(db)
+    first.update_many(papers, status="read")
+    for paper in papers[:12]:
+        first.update(paper, note=f"notes on {paper.title} " * 20, tags=["kept"])
+    size = db.stat().st_size
+    tracemalloc.start()
+    try:
+        store = Store(db)
+        held = [trace.size for trace in tracemalloc.take_snapshot().traces if trace.size >= size]
+    finally:
+        tracemalloc.stop()
+    assert held == []
+    encoded = []
+    doc_line = storage.doc_line
+
+    def counting(doc_id, doc):
+        encoded.append(doc_id)
+        return doc_line(doc_id, doc)
+
+    monkeypatch.setattr(storage, "doc_line", counting)
+    store.update(papers[15], starred=True)
+    assert 1 <= len(encoded) <= 3  # its annotation and log entry (and the meta line), not the 19 others' and 31
+    assert Store(db).all() == store.all() and Store(db).get(papers[15].id).starred

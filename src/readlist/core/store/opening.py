@@ -55,7 +55,7 @@ class Opener:
             raise ForeignFile("not a regular file")
         sig = signature(self.path)
         with _no_collection():  # what it reads lives on: the collector would walk 100,000 documents for nothing
-            data, lines = decode_lines(self.path.read_bytes())
+            data, lines = decode_lines(self.path.read_bytes(), self.path)
         data, version = migrate(data)
         return data, version, sig, (lines if version == SCHEMA_VERSION else None)
 
