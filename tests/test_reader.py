@@ -406,3 +406,31 @@ def test_a_bad_byte_far_into_a_big_file_is_named_as_when_read_whole(write_file, 
         read_papers(path)
     assert str(read.value) == str(whole.value)
     assert f"{path}: {problem}" in str(read.value)
+
+
+def test_a_watched_paper_file_is_digested_a_block_at_a_time(tmp_path):
+    # The app digests its paper file after the list shows, and again when its stamp changes: a 100k-paper file read
+    # whole was 115 MB at the app's peak, while the user typed the first search.
+    import os
+    import tracemalloc
+
+    from readlist.core.papers.source import file_digest, file_stamp, file_state
+
+    path = tmp_path / "papers.txt"
+    path.write_bytes(b"A study of graphs.\n\n" * 400_000)  # 8 MB
+    stamp = file_stamp(path)
+    tracemalloc.start()
+    try:
+        digest = file_digest(path, stamp)
+        later = stamp[0] + 5_000_000_000
+        os.utime(path, ns=(later, later))  # `touch`: the same bytes
+        state, now = file_state(path, stamp, digest)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert digest and state == "same" and now == file_stamp(path)
+    assert peak < 1_000_000
+    with path.open("ab") as handle:
+        handle.write(b"x")
+    assert file_state(path, stamp, digest)[0] == "changed"
+    assert file_digest(path, stamp) is None  # its stamp moved on

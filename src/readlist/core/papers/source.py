@@ -11,6 +11,7 @@ import re
 import stat
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import BinaryIO
 
@@ -281,10 +282,10 @@ def file_digest(path: str | os.PathLike[str], stamp: tuple[int, int]) -> bytes |
     """A digest of the file's bytes while it still has the stamp `stamp` (the one it was read with); None when
     it has changed since or cannot be read. Taken apart from reading, so that only a watching window pays."""
     try:
-        data = Path(path).read_bytes() if file_stamp(path) == stamp else None
+        digest = _digest(path) if file_stamp(path) == stamp else None
     except OSError:
         return None
-    return _digest(data) if data is not None and file_stamp(path) == stamp else None
+    return digest if digest is not None and file_stamp(path) == stamp else None
 
 
 def file_state(
@@ -301,11 +302,13 @@ def file_state(
     if digest is None:
         return "changed", stamp
     try:
-        data = Path(path).read_bytes()
+        same = _digest(path) == digest
     except OSError:
         return "changed", stamp
-    return ("same" if _digest(data) == digest else "changed"), stamp
+    return ("same" if same else "changed"), stamp
 
 
-def _digest(data: bytes) -> bytes:
-    return hashlib.blake2b(data, digest_size=16).digest()
+def _digest(path: str | os.PathLike[str]) -> bytes:
+    """The file's digest, read a block at a time: a 100k-paper file whole was 115 MB more at the app's peak."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, partial(hashlib.blake2b, digest_size=16)).digest()
