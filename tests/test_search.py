@@ -645,9 +645,9 @@ def test_marks_alone_are_searched_by_their_marks_and_folded_to_one_shared_form(p
 
 
 def test_a_search_over_most_papers_holds_and_peaks_at_a_few_hundred_bytes_a_paper():
-    # At 100k papers the app shows one result while the next query runs: a result that kept its words' sets and a
-    # dict of scores (750 bytes a paper, with the set of every position the index held) took 75 MB, its search
-    # peaking at 965 bytes a paper. The ranking itself is checked by the tests above.
+    # At 100k papers the app shows one result while the next query runs: a result that kept its words' sets (750
+    # bytes a paper, with the set of every position the index held; 350 without) took 75 MB, its search peaking at
+    # 965 bytes a paper. The ranking itself is checked by the tests above.
     import tracemalloc
 
     size = 20_000
