@@ -200,6 +200,33 @@ def test_search_prints_the_users_own_title_which_it_also_matches(env, tmp_path):
     assert [row["title"] for row in rows] == ["Protein backbones by diffusion (group reading)"]
 
 
+def test_a_search_makes_only_the_annotations_holding_words_and_still_finds_a_note_or_a_mark(env, tmp_path, monkeypatch):
+    from readlist.core.store.annotation import Annotation
+    from readlist.core.store.store import Store
+
+    papers = read_papers(tmp_path / "papers.txt").papers
+    store = Store(tmp_path / "db.json")
+    store.update_many(papers, status="read")  # a whole list marked read: marks alone, no words
+    store.update(papers[1], note="Compare with the zebrafish baseline.")
+    store.update(papers[0], starred=True)
+    assert CliRunner().invoke(cli, [*env, "list"]).exit_code == 0  # the list remembered, as after its first command
+    made = []
+    from_stored = Annotation.from_stored.__func__
+    counted = classmethod(lambda cls, doc: made.append(doc["id"]) or from_stored(cls, doc))
+    monkeypatch.setattr(Annotation, "from_stored", counted)
+    result = CliRunner().invoke(cli, [*env, "search", "zebrafish"])  # in the note alone
+    assert result.exit_code == 0, result.output
+    assert result.output.split()[1:3] == ["2", papers[1].id]
+    assert made == [papers[1].id]  # not one annotation a paper marked read holds
+    starred = CliRunner().invoke(cli, [*env, "search", "is:starred", "graph"])  # a flag reads the marks
+    assert starred.exit_code == 0, starred.output
+    assert starred.output.split()[1:3] == ["1", papers[0].id]
+    rows = json.loads(CliRunner().invoke(cli, [*env, "search", "zebrafish", "--json"]).output)
+    assert [(row["index"], row["status"], row["note"]) for row in rows] == [
+        (2, "read", "Compare with the zebrafish baseline.")
+    ]
+
+
 CSV = (
     "title,abstract,authors,year,venue,categories\n"
     "Graph nets,Graph neural networks learn node representations.,Ada Lovelace; Kurt Gödel,2019,NeurIPS,cs.LG\n"

@@ -231,6 +231,8 @@ def test_a_whole_list_read_at_once_gives_what_each_paper_gives_also_one_followed
     assert notes == [window.get(paper.id) for paper in before.papers]
     assert notes[1].id == before.papers[1].id and notes[1].note == "my notes on it"  # followed, under its own id
     assert notes[3].status == "read" and notes[0] == Annotation(before.papers[0].id)
+    worded = {pid: note for pid, note in window.all().items() if note.note or note.tags or note.title is not None}
+    assert window.worded() == worded == {before.papers[1].id: notes[1]}  # what a search reads: the followed note
     fresh = Store(db)
     fresh.reconcile(after)
     assert fresh.get_many(after.papers) == [fresh.get(paper.id) for paper in after.papers]

@@ -111,6 +111,14 @@ class Context:
                 warn(message)
         return store
 
+    def let_go_of_store(self) -> None:
+        """The command reads no more annotations: the database's documents are let go before what it reads next (90 MB
+        at 100,000 annotations, held beside a search index). A store holding a change not yet saved is kept."""
+        store = self.__dict__.get("bare_store")
+        if store is not None and store.pending_error is None:
+            del self.__dict__["bare_store"]
+            self.__dict__.pop("store", None)
+
     def saved(self) -> None:
         """After a change: fail with one line if it could not be written (this process keeps nothing)."""
         store = self.bare_store

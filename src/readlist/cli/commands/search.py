@@ -65,6 +65,19 @@ def annotations_of(ctx: Context) -> dict:
     return ctx.store.all()
 
 
+def searched_annotations(ctx: Context, query, as_json: bool) -> dict:
+    """The annotations a search reads, when there is a database: those holding words (a note, tags, a title of the
+    user's own) but for an `is:` flag, which reads the marks too (or JSON, which prints them). The database is let
+    go of when no more is read from it."""
+    if any(term.kind == "is" for term in query.terms) or as_json:
+        return annotations_of(ctx)
+    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
+        return {}
+    worded = ctx.store.worded()
+    ctx.let_go_of_store()
+    return worded
+
+
 def searched_papers(ctx: Context, everywhere: bool) -> tuple[tuple, tuple[str, ...]]:
     """The papers a search looks at: this list's; with `in:all`, every known list's (this list's first, see
     `store.library`) and the name of each one's list."""
@@ -135,7 +148,7 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
     except QueryError as exc:
         fail(f"search: {exc}")
     papers, sources = searched_papers(ctx, parsed.everywhere)
-    annotations = annotations_of(ctx)
+    annotations = searched_annotations(ctx, parsed, as_json)
     titles_for(papers, text)
     result = indexed(papers).search(text, annotations, limit or None)
     if result.error:

@@ -104,6 +104,12 @@ class Store:
         with self._lock:
             return self._listing.all()
 
+    def worded(self) -> dict[str, Annotation]:
+        """The annotations holding words a search reads (a note, tags, a title of the user's own), by paper id, as
+        `all` gives them; the others, marks alone, only `is:` reads."""
+        with self._lock:
+            return self._listing.worded()
+
     def shown_as(self) -> dict[str, str]:
         """Records shown under another id: record id -> the paper of the list given to `reconcile` whose
         annotations it holds (see `listing`)."""
