@@ -234,6 +234,50 @@ def test_a_tables_lines_joined_by_blocks_follow_every_change_to_the_table(monkey
         assert written() == b",\n".join(lines_of(table))
 
 
+def annotation_lines(db) -> dict[str, bytes]:
+    """Each annotation's line in the file as written (without the comma joining it to the next), by paper id."""
+    return {
+        json.loads(line.split(b":", 1)[1])["id"]: line
+        for line in (raw.rstrip(b",") for raw in db.read_bytes().split(b"\n"))
+        if line.startswith(b'"') and b'"id":' in line and b'"time":' not in line
+    }
+
+
+@pytest.mark.parametrize("block", [3, 1024])
+def test_a_write_after_opening_keeps_every_other_line_byte_for_byte(tmp_path, papers, monkeypatch, block):
+    from readlist.core.store import blocks
+
+    monkeypatch.setattr(blocks, "BLOCK", block)  # a few blocks of lines, or one
+    db = tmp_path / "readlist.json"
+    Store(db).update_many(papers[:10], status="read")
+    Store(db).update(papers[3], note="kept as written", tags=["a"])
+    raw = db.read_bytes()
+    theirs = annotation_lines(db)[papers[5].id]
+    db.write_bytes(raw.replace(theirs, theirs.replace(b'"status":"read"', b'"status": "read"')))  # written otherwise
+    store = Store(db)
+    for change in (
+        lambda: store.update(papers[7], starred=True),  # changed in place: the first write after opening
+        lambda: store.update(papers[12], starred=True),  # added at the end
+        lambda: store.update(papers[1], tags=["x"]),  # another block, the next write
+        lambda: Store(db).update(papers[8], note="from another opening"),
+    ):
+        before, events = annotation_lines(db), [line for line in db.read_bytes().split(b"\n") if b'"time":' in line]
+        change()
+        after = annotation_lines(db)
+        changed = {pid for pid in after if before.get(pid) != after[pid]}
+        assert len(changed) == 1 and after.keys() >= before.keys()
+        assert all(after[pid] == line for pid, line in before.items() if pid not in changed)
+        assert all(line.rstrip(b",") in db.read_bytes() for line in events)  # the log's lines too
+        if block == 3 and changed == {papers[7].id}:  # the lines held: the changed block's, the one written otherwise
+            assert len(store._file.records._storage._lines["annotations"]) <= 2 * block  # the others' the file's
+        store.reload_if_changed()
+    assert b'"status": "read"' in annotation_lines(db)[papers[5].id]  # as its writer wrote it
+    again = Store(db)
+    assert [again.get(paper.id).starred for paper in papers[:9]] == [False] * 7 + [True, False]
+    assert again.get(papers[8].id).note == "from another opening" and again.get(papers[1].id).tags == ("x",)
+    assert again.get(papers[3].id).tags == ("a",) and again.get(papers[12].id).starred
+
+
 def test_a_record_changed_again_after_reopening_keeps_when_it_was_made(tmp_path, papers):
     moments = iter(datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=n) for n in range(100))
     db = tmp_path / "readlist.json"

@@ -41,6 +41,7 @@ from typing import Any
 
 import orjson
 
+from . import blocks as table_blocks
 from .annotation import STATUSES
 from .note_edits import NOTE_EDIT
 from .packing import BadRun, packed_run, unpack_events
@@ -75,6 +76,9 @@ _TABLE_LINE = re.compile(rb'"(\w+)":\{')  # bytes: \w is ASCII
 # table -> doc id -> the document's line (b'"7":{...}', no comma); b"" for a log entry packed in the line of the
 # run before it (see `packing`)
 DocLines = dict[str, dict[str, bytes]]
+# table -> its blocks of documents as the file holds them: the ids of each, and its lines joined (a view of the file's
+# bytes), or None when they are in DocLines (see `_file_blocks`)
+FileBlocks = dict[str, list[tuple[list[str], memoryview | None]]]
 
 
 # Half a character (a lone surrogate, read from a `\udfff` escape in a hand-made file) has no UTF-8 form: a
@@ -100,17 +104,21 @@ def doc_line(doc_id: str, doc: dict) -> bytes:
         return b'"%s":%s' % (doc_id.encode("utf-8", "backslashreplace"), _encoded(doc))
 
 
-def layout(tables: dict[str, list[bytes]]) -> bytes:
-    """The file's bytes from each table's document lines (see the module docstring)."""
-    out = [b"{"]
+def layout(tables: dict[str, list[bytes]]) -> list[bytes]:
+    """The file's bytes from each table's document lines (see the module docstring), as the chunks they are made of,
+    to be written one after the other: joined, a database of 100,000 annotations was held twice more (56 MB) while
+    it was written."""
+    out = [b"{\n"]
     last = len(tables) - 1
     for n, (name, lines) in enumerate(tables.items()):
-        out.append(encode(name) + b":{")
+        out.append(encode(name) + b":{\n")
+        for line in lines:
+            out += (line, b",\n")
         if lines:
-            out.append(b",\n".join(lines))
-        out.append(b"}," if n < last else b"}")
+            out[-1] = b"\n"
+        out.append(b"},\n" if n < last else b"}\n")
     out.append(b"}\n")
-    return b"\n".join(out)
+    return out
 
 
 def split_lines(source: str | bytes) -> tuple[dict[str, dict], DocLines] | None:
@@ -139,9 +147,16 @@ def _table_lines(raw: bytes) -> dict[str, tuple[list[str], list[bytes]]] | None:
     """Each table's document ids and lines (b'"7":{...}', no comma) as the one-document-per-line layout has them,
     found without parsing a document: None when the file does not have the layout. Each line is cut from the
     file's bytes once (100,000 lines in about 50 ms); what it holds is for the caller to check."""
+    spans = _table_spans(raw)
+    return None if spans is None else {name: _cut(raw, start, end) for name, (start, end) in spans.items()}
+
+
+def _table_spans(raw: bytes) -> dict[str, tuple[int, int]] | None:
+    """Where each table's document lines are in the file's bytes ([start, end), the lines joined by ",\\n"), found
+    without copying them: None when the file does not have the one-document-per-line layout."""
     if not raw.startswith(b"{\n") or not raw.endswith((b"\n}", b"\n}\n")):
         return None
-    tables: dict[str, tuple[list[str], list[bytes]]] = {}
+    tables: dict[str, tuple[int, int]] = {}
     pos, end = 2, raw.rindex(b"\n}")  # end: the line break before the file's closing "}"
     while pos < end:
         stop = raw.index(b"\n", pos)
@@ -151,14 +166,88 @@ def _table_lines(raw: bytes) -> dict[str, tuple[list[str], list[bytes]]] | None:
         after = raw.find(b"\n", close + 1)
         if not name or name in tables or close < 0 or raw[close + 1 : after] != (b"}" if after == end else b"},"):
             return None
-        body = raw[stop + 1 : close]
-        lines = body.split(b",\n") if body else []
-        breaks = len(lines) - 1
-        if body and (body[:1] != b'"' or body.count(b"\n") != breaks or body.count(b',\n"') != breaks):
+        start = stop + 1
+        breaks = raw.count(b",\n", start, close)
+        if close > start and (
+            raw[start : start + 1] != b'"'
+            or raw.count(b"\n", start, close) != breaks
+            or raw.count(b',\n"', start, close) != breaks
+        ):
             return None  # each line starts with '"', and no line holds a line break
-        tables[name] = [line[1 : line.find(b'":{', 1)].decode("latin-1") for line in lines], lines  # never fails
+        tables[name] = (start, close)
         pos = after + 1
     return tables if pos == end + 1 else None
+
+
+def _cut(raw: bytes, start: int, end: int) -> tuple[list[str], list[bytes]]:
+    """The ids and lines of a table's document lines at [start, end) (see `_table_spans`)."""
+    lines = raw[start:end].split(b",\n") if end > start else []
+    return [line[1 : line.find(b'":{', 1)].decode("latin-1") for line in lines], lines  # never fails
+
+
+def _file_blocks(
+    raw: bytes, start: int, end: int, table: dict[str, dict]
+) -> tuple[dict[str, bytes], list[tuple[list[str], memoryview | None]]] | None:
+    """A table's document lines at [start, end) of the file's bytes, in blocks of BLOCK documents in the table's order
+    (see `blocks`): a block whose lines are its documents as orjson writes them (compared at once) is a view of the
+    file's bytes, no line cut from it (100,000 lines in about 0.1 s, none held twice); the lines of another block that
+    are their documents' (or read back as them) are cut (see `_block_lines`), and the block is None (joined from
+    them). None when the lines are not the table's documents in its order (one removed since, say), the documents
+    added since aside, which come last."""
+    view, size = memoryview(raw), table_blocks.BLOCK
+    items = list(table.items())
+    kept: dict[str, bytes] = {}
+    blocks: list[tuple[list[str], memoryview | None]] = []
+    pos, at = start, 0
+    while pos < end and at < len(items):
+        docs = items[at : at + size]
+        at += size
+        written = _written(docs)
+        stop = pos + len(written)
+        if written and raw.startswith(written, pos) and (stop == end or raw.startswith(b",\n", stop)):
+            blocks.append(([doc_id for doc_id, _ in docs], view[pos:stop]))
+        else:
+            found = _block_lines(raw, pos, end, docs, kept)
+            if found is None:
+                return None
+            ids, stop = found
+            blocks.append((ids, None))
+        pos = stop + 2
+    if pos < end:  # lines past the table's documents
+        return None
+    return kept, blocks
+
+
+def _written(docs: list[tuple[str, dict]]) -> bytes:
+    """The lines of these documents as orjson writes them, joined; b"" when orjson refuses one."""
+    dumps = orjson.dumps
+    try:
+        return b",\n".join([b'"%s":%s' % (doc_id.encode(), dumps(doc)) for doc_id, doc in docs])
+    except TypeError:
+        return b""
+
+
+def _block_lines(
+    raw: bytes, pos: int, end: int, docs: list[tuple[str, dict]], kept: dict[str, bytes]
+) -> tuple[list[str], int] | None:
+    """The lines from `pos` on, one for each of these documents until the table's lines `end`: those that are their
+    documents' (`_line_of`) put in `kept`; the ids of the documents walked and where the last line ends. None when a
+    line is not its document's (not of its id)."""
+    ids: list[str] = []
+    stop = pos
+    for doc_id, doc in docs:
+        if pos >= end:  # documents added since the file was read
+            break
+        if not raw.startswith(b'"%s":' % doc_id.encode(), pos):
+            return None
+        stop = raw.find(b"\n", pos, end)  # a line holds no line break: the one after it ends it
+        stop = end if stop < 0 else stop - 1
+        line = raw[pos:stop]
+        if _line_of(line, doc_id, doc):
+            kept[doc_id] = line
+        ids.append(doc_id)
+        pos = stop + 2
+    return ids, stop
 
 
 def _parse_doc(line: bytes, start: int) -> dict | None:
@@ -285,25 +374,32 @@ class LazyLines:
         self._path, self._size = path, len(raw)
         self._runs = runs  # the packed runs of log entries read: first id -> the ids of its entries
 
-    def get(self, data: dict[str, dict]) -> tuple[DocLines, dict[str, list[str]]] | None:
-        """The lines of the documents `data` holds as they were read, and the packed runs of log entries (first
-        id -> the ids of its entries, whose lines are b"": in the run's) whose lines are kept; None when the
-        file does not have the layout. The file's bytes are let go."""
+    def get(self, data: dict[str, dict]) -> tuple[DocLines, dict[str, list[str]], FileBlocks] | None:
+        """The lines of the documents `data` holds as they were read, the packed runs of log entries (first
+        id -> the ids of its entries, whose lines are b"": in the run's) whose lines are kept, and the tables found
+        in blocks (see `_file_blocks`: the lines of a block that is a view of the file are not among the lines);
+        None when the file does not have the layout. The file's bytes are let go but for the views of them."""
         raw, self._raw = self._raw, None
         path, self._path = self._path, None
         if path is not None:
             with contextlib.suppress(OSError):
                 raw = path.read_bytes()
-        tables = _table_lines(raw) if raw is not None and len(raw) == self._size else None
-        if tables is None:
+        spans = _table_spans(raw) if raw is not None and len(raw) == self._size else None
+        if spans is None:
             return None
         lines: DocLines = {}
         runs: dict[str, list[str]] = {}
-        for name, (ids, table_lines) in tables.items():
+        views: FileBlocks = {}
+        for name, (start, end) in spans.items():
             table = data.get(name, {})
             if name != EVENTS or not self._runs:
-                lines[name] = _kept(ids, table_lines, table)
+                found = _file_blocks(raw, start, end, table)
+                if found is None:
+                    lines[name] = _kept(*_cut(raw, start, end), table)
+                else:
+                    lines[name], views[name] = found
                 continue
+            ids, table_lines = _cut(raw, start, end)
             kept = lines[name] = {}
             for doc_id, line in zip(ids, table_lines, strict=True):
                 run = self._runs.get(doc_id)
@@ -314,7 +410,7 @@ class LazyLines:
                 if run is not None:
                     runs[doc_id] = run
                     kept.update(dict.fromkeys(run[1:], b""))
-        return lines, runs
+        return lines, runs, views
 
 
 def _kept(ids: list[str], lines: list[bytes], table: dict[str, dict]) -> dict[str, bytes]:

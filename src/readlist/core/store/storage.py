@@ -116,8 +116,11 @@ class AtomicJSONStorage(Storage):
         read = unread.get(self.data) if unread is not None else None
         if read is None:
             return
-        lines, self._runs = read
+        lines, self._runs, whole = read
         self._lines = {name: dict(lines.get(name, {})) for name in self.CACHED_TABLES}
+        for name, blocks in whole.items():
+            if name in self._blocks:  # the lines of a block held whole are cut apart when it changes (see `Blocks`)
+                self._blocks[name].seed(blocks, self._lines[name])
         self._run_of = {doc_id: first for first, ids in self._runs.items() for doc_id in ids}
         for table, doc_id in stale:
             self.invalidate(table, doc_id)
@@ -136,7 +139,8 @@ class AtomicJSONStorage(Storage):
             self._lines[table].pop(entry, None)
             self._blocks[table].changed(entry)
 
-    def encode(self) -> bytes:
+    def encode(self) -> list[bytes]:
+        """The file's bytes, in chunks (see `format.layout`)."""
         if self._unread is not None:
             self._read_lines()
         tables: dict[str, list[bytes]] = {}
