@@ -88,6 +88,7 @@ def test_a_few_values_of_the_wrong_type_cost_only_those_values(tmp_path):
     store = Store(db)
     (notice,) = store.notices
     assert "damaged" in notice and "repaired it, leaving out starred of paper" in notice and "\n" not in notice
+    assert "(annotation 2: starred is str)" in notice  # the first value of a wrong type, named
     assert corrupt_files(db)[0].read_bytes() == broken  # the original, as it was
     annotations = [store.get(paper(n).id) for n in range(1, 9)]
     assert [a.note for a in annotations] == ["note 1", "note 2", "", *(f"note {n}" for n in range(4, 9))]
