@@ -257,3 +257,16 @@ def test_a_list_document_whose_ids_do_not_decode_is_not_read_as_a_list_of_no_pap
     found = read_lists([good, damaged])
     assert list(found) == ["/papers/a.txt"]
     assert found["/papers/a.txt"].ids == ("a1b2c3d4e5f6",)
+
+
+def test_reading_the_lists_makes_the_ids_of_none_until_they_are_asked_for(monkeypatch):
+    from readlist.core.store import lists
+
+    made = []
+    unpack = lists._unpack
+    monkeypatch.setattr(lists, "_unpack", lambda packed: made.append(packed) or unpack(packed))
+    doc = {"path": "/papers/a.txt", "name": "A", "format": "text", "ids": lists.pack_ids(["a1b2c3d4e5f6"] * 3),
+           "first_opened": "2026-01-01T00:00:00Z", "last_opened": "2026-01-02T00:00:00Z"}  # fmt: skip
+    found = lists.read_lists([doc])  # every command reads them: 100,000 ids of a list it may never ask for
+    assert made == []
+    assert found["/papers/a.txt"].ids == ("a1b2c3d4e5f6",) * 3 and made == [doc["ids"]]
