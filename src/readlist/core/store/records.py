@@ -10,7 +10,7 @@ backup the last replacement made (with its digest and the floor it set).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, KeysView
 from datetime import datetime
 from operator import itemgetter
 from pathlib import Path
@@ -72,6 +72,10 @@ class Records:
         """Annotation documents by paper id."""
         table = self._storage.data[ANNOTATIONS]
         return {pid: table[doc_id] for pid, doc_id in self._index.items()}
+
+    def paper_ids(self) -> KeysView[str]:
+        """The ids of the papers with a document, as a set (no set of 100,000 ids made from the documents)."""
+        return self._index.keys()
 
     def doc_values(self) -> Iterable[dict]:
         """The annotation documents themselves (each has its paper `id`), without building a mapping."""

@@ -20,7 +20,6 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from itertools import filterfalse
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -441,9 +440,10 @@ class Store:
     def _needs_reconcile(self, by_id: dict[str, Paper], elsewhere: frozenset[str]) -> bool:
         """Whether a record is lost (in no list whose file exists) or its paper's snippet is to be renewed. Records
         whose key is kept whatever the text (most of them) are passed over at C speed: 100,000 in about 40 ms."""
-        docs = self._file.records.doc_values()  # not `docs()`: a mapping of 100,000 made for nothing
-        if not set(map(itemgetter("id"), docs)).difference(by_id).issubset(elsewhere):
+        records = self._file.records
+        if not (records.paper_ids() - by_id.keys()).issubset(elsewhere):
             return True
+        docs = records.doc_values()  # not `docs()`: a mapping of 100,000 made for nothing
         for doc in filterfalse(key_kept, docs):
             paper = by_id.get(doc["id"])
             if paper is not None and renewed_key(doc, paper.text) is not None:
