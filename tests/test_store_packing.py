@@ -270,6 +270,8 @@ def test_a_write_after_opening_keeps_every_other_line_byte_for_byte(tmp_path, pa
         assert all(line.rstrip(b",") in db.read_bytes() for line in events)  # the log's lines too
         if block == 3 and changed == {papers[7].id}:  # the lines held: the changed block's, the one written otherwise
             assert len(store._file.records._storage._lines["annotations"]) <= 2 * block  # the others' the file's
+            log = store._file.records._storage._blocks["events"].joined
+            assert isinstance(log[0], memoryview)  # the log's first block written as read, not joined again
         store.reload_if_changed()
     assert b'"status": "read"' in annotation_lines(db)[papers[5].id]  # as its writer wrote it
     again = Store(db)

@@ -27,15 +27,18 @@ class Blocks:
         self.whole: set[int] = set()  # blocks as the file holds them, their lines not cut apart yet (see `seed`)
         self.lines_kept: dict[str, bytes] = {}  # where the lines of such a block go when it is cut apart
 
-    def seed(self, blocks: list[tuple[list[str], bytes | memoryview | None]], lines: dict[str, bytes]) -> None:
+    def seed(
+        self, blocks: list[tuple[list[str], bytes | memoryview | None]], lines: dict[str, bytes], cut: bool = True
+    ) -> None:
         """Start from the blocks of the table's first documents as the file holds them (`format.LazyLines`): each
         block's ids and its lines joined, or None to join from `lines`, the lines kept of the table's documents.
-        A block held whole is cut apart into `lines` only when it changes: a file's lines are not held twice."""
+        A block held whole is cut apart into `lines` only when it changes (with `cut`; else `lines` holds its lines
+        already, as the log's, a line to a run of entries): a file's lines are not held twice."""
         self.ids = [ids for ids, _ in blocks]
         self.joined = [joined for _, joined in blocks]
         self.block_of = {doc_id: n for n, ids in enumerate(self.ids) for doc_id in ids}
         self.count = len(self.block_of)
-        self.whole = {n for n, joined in enumerate(self.joined) if joined is not None}
+        self.whole = {n for n, joined in enumerate(self.joined) if joined is not None} if cut else set()
         self.lines_kept = lines
 
     def _cut_apart(self, n: int, changed: str | None = None) -> None:

@@ -36,7 +36,7 @@ import contextlib
 import json
 import json.scanner
 import re
-from itertools import repeat
+from itertools import islice, repeat
 from pathlib import Path
 from typing import Any
 
@@ -78,7 +78,7 @@ _TABLE_LINE = re.compile(rb'"(\w+)":\{')  # bytes: \w is ASCII
 # run before it (see `packing`)
 DocLines = dict[str, dict[str, bytes]]
 # table -> its blocks of documents as the file holds them: the ids of each, and its lines joined (a view of the file's
-# bytes), or None when they are in DocLines (see `_file_blocks`)
+# bytes), or None when they are in DocLines (see `_file_blocks`, `_log_blocks`)
 FileBlocks = dict[str, list[tuple[list[str], memoryview | None]]]
 
 
@@ -168,13 +168,10 @@ def _table_spans(raw: bytes) -> dict[str, tuple[int, int]] | None:
         if not name or name in tables or close < 0 or raw[close + 1 : after] != (b"}" if after == end else b"},"):
             return None
         start = stop + 1
-        breaks = raw.count(b",\n", start, close)
         if close > start and (
-            raw[start : start + 1] != b'"'
-            or raw.count(b"\n", start, close) != breaks
-            or raw.count(b',\n"', start, close) != breaks
+            raw[start : start + 1] != b'"' or raw.count(b"\n", start, close) != raw.count(b',\n"', start, close)
         ):
-            return None  # each line starts with '"', and no line holds a line break
+            return None  # each line starts with '"', and no line holds a line break (each one is between two lines)
         tables[name] = (start, close)
         pos = after + 1
     return tables if pos == end + 1 else None
@@ -411,7 +408,44 @@ class LazyLines:
                 if run is not None:
                     runs[doc_id] = run
                     kept.update(dict.fromkeys(run[1:], b""))
+            blocks = _log_blocks(memoryview(raw), start, ids, table_lines, self._runs, kept, table)
+            if blocks is not None:
+                views[name] = blocks
         return lines, runs, views
+
+
+def _log_blocks(
+    view: memoryview,
+    start: int,
+    ids: list[str],
+    lines: list[bytes],
+    runs: dict[str, list[str]],
+    kept: dict[str, bytes],
+    log: dict[str, dict],
+) -> list[tuple[list[str], memoryview | None]] | None:
+    """The log's lines (from `start` in the file's bytes) in blocks of about BLOCK entries, a packed run's entries in
+    the block of its line: a block whose every line is kept (in `kept`) is a view of the file's bytes, not joined
+    again; else None. None when the log's entries are not its lines' in their order (entries added since aside,
+    which come last)."""
+    order = iter(log)
+    blocks: list[tuple[list[str], memoryview | None]] = []
+    entries: list[str] = []
+    first = pos = start
+    whole = True
+    for doc_id, line in zip(ids, lines, strict=True):
+        run = runs.get(doc_id) or [doc_id]
+        if list(islice(order, len(run))) != run:
+            return None
+        entries += run
+        whole = whole and doc_id in kept
+        pos += len(line)
+        if len(entries) >= table_blocks.BLOCK:
+            blocks.append((entries, view[first:pos] if whole else None))
+            entries, whole, first = [], True, pos + 2
+        pos += 2
+    if entries:
+        blocks.append((entries, view[first : pos - 2] if whole else None))
+    return blocks
 
 
 def _kept(ids: list[str], lines: list[bytes], table: dict[str, dict]) -> dict[str, bytes]:

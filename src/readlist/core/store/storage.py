@@ -119,8 +119,8 @@ class AtomicJSONStorage(Storage):
         lines, self._runs, whole = read
         self._lines = {name: dict(lines.get(name, {})) for name in self.CACHED_TABLES}
         for name, blocks in whole.items():
-            if name in self._blocks:  # the lines of a block held whole are cut apart when it changes (see `Blocks`)
-                self._blocks[name].seed(blocks, self._lines[name])
+            if name in self._blocks:  # the lines of a block held whole are cut apart when it changes (see `Blocks`),
+                self._blocks[name].seed(blocks, self._lines[name], cut=name != EVENTS)  # but the log's, kept lines
         self._run_of = {doc_id: first for first, ids in self._runs.items() for doc_id in ids}
         for table, doc_id in stale:
             self.invalidate(table, doc_id)
