@@ -105,6 +105,25 @@ def test_a_cached_index_damaged_on_disk_where_it_still_looks_whole_is_built_agai
     assert index_cache.load(cached, cached.stem) is not None  # written again
 
 
+def test_a_cached_index_mapped_in_memory_is_the_one_read_whole_and_its_damage_is_seen(tmp_path):
+    (tmp_path / "p.txt").write_text(TEXT * 3, encoding="utf-8")  # a few dozen terms: arrays not aligned in the file
+    papers = read_papers(tmp_path / "p.txt").papers
+    built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    (cached,) = (tmp_path / "c").glob("*.idx")
+    read, mapped = index_cache.load(cached, cached.stem), index_cache.load_mapped(cached, cached.stem)
+    assert mapped is not None and mapped.terms == read.terms
+    for name, _ in index_cache._SECTIONS:
+        assert list(index_cache._arrays(mapped)[name]) == list(index_cache._arrays(read)[name]), name
+    index = index_cache.load_or_build(papers, cache_dir=tmp_path / "c", mapped=True)
+    for query in ("diffusion protein", "graph", "difusion -images", '"protein design"', "title:models"):
+        assert index.search(query).positions == built.search(query).positions
+        assert list(index.search(query).scores) == list(built.search(query).scores)
+    raw = cached.read_bytes()
+    for damaged in (raw[:-3], raw + b"\0", raw[:-5] + bytes([raw[-5] ^ 1]) + raw[-4:]):
+        cached.write_bytes(damaged)
+        assert index_cache.load_mapped(cached, cached.stem) is None
+
+
 def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):
     runner = CliRunner()
     runner.invoke(cli, [*env, "note", "#1", "--text", "kept"])

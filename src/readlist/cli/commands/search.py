@@ -27,12 +27,12 @@ def titles_for(papers, query: str | None) -> None:
 
 
 def indexed(papers):
-    """The papers' search index, from the cache or built (a new list of 100,000 papers takes a while: the progress
-    line says so)."""
+    """The papers' search index, from the cache (mapped in memory: a command reads what its query touches) or built
+    (a new list of 100,000 papers takes a while: the progress line says so)."""
     from ...core.search.cache import load_or_build
 
     with progress.current().doing(f"indexing {len(papers):,} papers for search"):
-        return load_or_build(papers)
+        return load_or_build(papers, mapped=True)
 
 
 def matching_papers(ctx: Context, query: str) -> list:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import threading
 import zlib
 from array import array
@@ -113,6 +114,41 @@ def load(path: Path, key: str) -> IndexData | None:
             terms = tuple(raw_terms.decode("utf-8").split("\n")) if header["count"] else ()
     except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError, RecursionError):
         return None
+    return _index_data(terms, loaded)
+
+
+def load_mapped(path: Path, key: str) -> IndexData | None:
+    """`load`, the arrays views of the file mapped in memory, for a command that reads only what its query touches:
+    at 100,000 papers, 66 MB are not copied into the process (40 ms of CPU), and the pages of its arrays that a search
+    never reads are not held (the checks read them all once: let go after)."""
+    try:
+        with open(path, "rb") as handle:
+            header = _read_head(handle, MAGIC, {"format": FORMAT, "key": key})
+            if header is None:
+                return None
+            start = handle.tell()
+            mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        view = memoryview(mapping)
+        end = start + header["terms"]
+        raw_terms = bytes(view[start:end])
+        loaded = {}
+        for name, code in _SECTIONS:
+            size = array(code).itemsize * header[name]
+            loaded[name] = view[end : end + size].cast(code)  # an item unaligned in the file is copied as it is read
+            end += size
+        if end != len(view) or zlib.crc32(view[start:end]) != header["crc32"]:
+            return None
+        terms = tuple(raw_terms.decode("utf-8").split("\n")) if header["count"] else ()
+        data = _index_data(terms, loaded)
+        if data is not None and hasattr(mmap, "MADV_DONTNEED"):
+            mapping.madvise(mmap.MADV_DONTNEED)  # the pages read by the checks: read again from the file if needed
+    except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError, RecursionError):
+        return None
+    return data
+
+
+def _index_data(terms: tuple[str, ...], loaded: dict) -> IndexData | None:
+    """The index data of the terms and arrays read from a cache file, None when they cannot be an index."""
     data = IndexData(
         terms=terms,
         body=Postings(loaded["body.starts"], loaded["body.docs"], loaded["body.tfs"]),
@@ -178,14 +214,15 @@ def load_or_build(
     cache_dir: Path | None = None,
     cancelled: threading.Event | None = None,
     building: Callable[[], None] | None = None,
+    mapped: bool = False,
 ) -> SearchIndex:
-    """The search index for these papers, from the cache when it holds one, else built (and cached); `building` is
-    called before a build (none in the cache, or a damaged one), which takes a while."""
+    """The search index for these papers, from the cache when it holds one (`mapped`: see `load_mapped`), else built
+    (and cached); `building` is called before a build (none in the cache, or a damaged one), which takes a while."""
     papers = tuple(papers)
     directory = cache_dir if cache_dir is not None else default_dir()
     key = content_key(papers)
     path = directory / f"{key}.idx"
-    data = load(path, key)
+    data = load_mapped(path, key) if mapped else load(path, key)
     if data is None or data.size != len(papers):
         if building is not None:
             building()
