@@ -350,3 +350,26 @@ def test_an_opened_database_holds_no_copy_of_its_file_and_its_first_write_encode
     store.update(papers[15], starred=True)
     assert 1 <= len(encoded) <= 3  # its annotation and log entry (and the meta line), not the 19 others' and 31
     assert Store(db).all() == store.all() and Store(db).get(papers[15].id).starred
+
+
+def test_a_log_left_packed_until_it_is_read_reads_and_writes_as_one_unpacked_at_once(tmp_path, papers, monkeypatch):
+    from readlist.core.store import packing
+
+    db = tmp_path / "readlist.json"
+    Store(db).update_many(papers[:6], status="read")  # one packed run of six entries
+    Store(db).toggle_star(papers[0])
+    logged = Store(db).events()
+    made = []
+    entries = packing._entries
+    monkeypatch.setattr(packing, "_entries", lambda shared, run: made.append(len(run)) or entries(shared, run))
+    store = Store(db)
+    store.reconcile(parse_text("\n\n".join(paper.text for paper in papers[:8])))
+    assert store.get(papers[0].id).starred and len(store.all()) == 6
+    assert made == []  # what a command that reads no log entry makes of the log: nothing
+    assert store.events() == logged and made == [6]
+    lines = [line.rstrip(b",") for line in db.read_bytes().split(b"\n") if b'"time":' in line]
+    writer = Store(db)
+    writer.toggle_star(papers[1])  # a change logged, the log as read written back
+    assert all(line in db.read_bytes() for line in lines)
+    assert Store(db).events()[1:] == logged and writer.undo() is not None
+    assert not Store(db).get(papers[1].id).starred and Store(db).get(papers[5].id).status == "read"

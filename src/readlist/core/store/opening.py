@@ -26,6 +26,7 @@ from .annotation import Event
 from .format import ANNOTATIONS, EVENTS, SCHEMA_VERSION, DamagedFile, ForeignFile, LazyLines, NewerSchema, decode_lines
 from .merge import combine_duplicates
 from .migrations import migrate
+from .packing import unpacked
 from .records import Records
 from .repair import repair
 
@@ -55,7 +56,7 @@ class Opener:
             raise ForeignFile("not a regular file")
         sig = signature(self.path)
         with _no_collection():  # what it reads lives on: the collector would walk 100,000 documents for nothing
-            data, lines = decode_lines(self.path.read_bytes(), self.path)
+            data, lines = decode_lines(self.path.read_bytes(), self.path, log_packed=True)
         data, version = migrate(data)
         return data, version, sig, (lines if version == SCHEMA_VERSION else None)
 
@@ -66,7 +67,7 @@ class Opener:
         combined first, and written back so."""
         self.disk_version = version
         dirty = version < SCHEMA_VERSION
-        several = combine_duplicate_docs(data)
+        several = combine_duplicate_docs(data, lines.runs if lines is not None and lines.log_packed else None)
         if several:  # written back combined, after a backup of the file as it was
             if self.path.exists():
                 backups.make_backup(self.path, self._now(), "combined")
@@ -196,12 +197,15 @@ class Opener:
         return True
 
 
-def combine_duplicate_docs(data: dict) -> dict[str, int]:
+def combine_duplicate_docs(data: dict, runs: dict[str, list[str]] | None = None) -> dict[str, int]:
     """Combine, in place, annotation documents that share a paper id (see merge.combine_duplicates), each
-    paper keeping its first document id; returns how many records each such paper had."""
+    paper keeping its first document id; returns how many records each such paper had. `runs`: the log's packed
+    runs, left packed as read (`format.decode_lines`), unpacked in place when records are combined."""
     table = data[ANNOTATIONS]
     if len({doc["id"] for doc in table.values()}) == len(table):
         return {}
+    if runs:
+        data[EVENTS] = unpacked(data[EVENTS], runs)
     ordered = sorted(table.items(), key=lambda item: int(item[0]))
     events = [Event.from_doc(doc) for _, doc in sorted(data[EVENTS].items(), key=lambda item: int(item[0]))]
     combined, several = combine_duplicates((doc for _, doc in ordered), events)

@@ -96,15 +96,22 @@ def packed_run(run: list[tuple[str, dict]]) -> dict[str, Any]:
 def unpack_events(table: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """The log with each packed run unpacked into its entries, in order, and the runs found (first id -> the
     ids of its entries). Raises BadRun for a run that is not a list of papers, or whose ids another entry has."""
+    found = packed_runs(table)
+    return (unpacked(table, found) if found else table), found
+
+
+def packed_runs(table: dict[str, Any]) -> dict[str, list[str]]:
+    """The packed runs of the log (first id -> the ids of its entries), checked as `unpack_events` unpacks them, no
+    entry made. Raises BadRun for a run that is not a list of papers, or whose ids another entry has."""
     if not any(isinstance(doc, dict) and PAPERS in doc for doc in table.values()):
-        return table, {}
-    out: dict[str, Any] = {}
+        return {}
+    seen: set[str] = set()  # the ids of the entries before
     found: dict[str, list[str]] = {}
     for doc_id, doc in table.items():
         if not isinstance(doc, dict) or PAPERS not in doc:
-            if doc_id in out:
+            if doc_id in seen:
                 raise BadRun(f"event {doc_id} is in a run of entries too")
-            out[doc_id] = doc
+            seen.add(doc_id)
             continue
         papers = doc[PAPERS]
         if (
@@ -115,14 +122,26 @@ def unpack_events(table: dict[str, Any]) -> tuple[dict[str, Any], dict[str, list
             or "paper" in doc
         ):
             raise BadRun(f"event {doc_id} is a run of entries without a list of papers")
-        shared = {key: value for key, value in doc.items() if key != PAPERS}
         ids = list(map(str, range(int(doc_id), int(doc_id) + len(papers))))
-        taken = out.keys() & ids or table.keys() & ids[1:]  # by entries before it, or others of the file
+        taken = seen.intersection(ids) or table.keys() & ids[1:]  # by entries before it, or others of the file
         if taken:
             raise BadRun(f"event {min(taken, key=int)} is in a run of entries too")
-        out.update(zip(ids, _entries(shared, papers), strict=True))
+        seen.update(ids)
         found[doc_id] = ids
-    return out, found
+    return found
+
+
+def unpacked(table: dict[str, Any], runs: dict[str, list[str]]) -> dict[str, Any]:
+    """The log with these packed runs (`packed_runs`) unpacked into their entries, in order."""
+    out: dict[str, Any] = {}
+    for doc_id, doc in table.items():
+        ids = runs.get(doc_id)
+        if ids is None:
+            out[doc_id] = doc
+            continue
+        shared = {key: value for key, value in doc.items() if key != PAPERS}
+        out.update(zip(ids, _entries(shared, doc[PAPERS]), strict=True))
+    return out
 
 
 def _entries(shared: dict[str, Any], papers: list[str]) -> list[dict[str, Any]]:

@@ -32,6 +32,7 @@ from .format import (
     empty_data,
 )
 from .note_edits import changes_note, trim
+from .packing import unpacked
 from .storage import AtomicJSONStorage, Tables
 
 UNDO_FLOOR = "undo_floor"  # meta: log entries with ids up to this are not undone
@@ -55,6 +56,7 @@ class Records:
         self.loaded = 0  # the revision at which all of it was last replaced (read from the file)
         self.touched: dict[str, int] = {}  # paper id -> the revision that last changed its record, since `loaded`
         self._reattached: list[str] | None = None  # ids of the log's re-attachments, oldest first (None: not found)
+        self._packed_log: dict[str, list[str]] | None = None  # the log's runs, left packed as read (see `log`)
         self._pending: list[Change] = []  # applied here, not yet on disk
         self._dirty = False  # holds something else not yet on disk (a migration, a rescued copy)
 
@@ -91,27 +93,42 @@ class Records:
         table = self._storage.data.get(LISTS, {})
         return {path: table[doc_id] for path, doc_id in self._listed.items()}
 
+    def log(self) -> dict[str, dict]:
+        """The log's documents by id, its packed runs unpacked into their entries the first time it is asked for (a
+        command that reads no log entry makes none: `format.decode_lines`)."""
+        table = self._storage.data[EVENTS]
+        if self._packed_log is not None:
+            table = self._storage.data[EVENTS] = unpacked(table, self._packed_log)
+            self._packed_log = None
+        return table
+
     def event_docs(self, limit: int | None = None) -> list[dict]:
         """Log documents, newest first."""
-        table = self._storage.data[EVENTS]
+        table = self.log()
         return [table[key] for key in sorted(table, key=int, reverse=True)[:limit]]
 
     def reattach_docs(self) -> list[dict]:
         """Log documents of re-attachments (a record moved to its paper's new id), oldest first; their ids found
-        once after the log is read (compaction keeps them all), not in a walk through the log after every change."""
+        once after the log is read (compaction keeps them all), not in a walk through the log after every change.
+        They are found in the log as read, its runs packed (a re-attachment is alone on its line: each has its own
+        ids), but for a run of them (a hand-made file), unpacked first."""
         table = self._storage.data[EVENTS]
         if self._reattached is None:
-            self._reattached = sorted((k for k, d in table.items() if d.get("action") == REATTACH), key=int)
+            found = _reattachments(table)
+            if self._packed_log is not None and not self._packed_log.keys().isdisjoint(found):
+                table = self.log()
+                found = _reattachments(table)
+            self._reattached = found
         return [table[key] for key in self._reattached if key in table]
 
     def undoable_event_docs(self) -> list[dict]:
         """Log documents above the undo floor, newest first."""
-        table, floor = self._storage.data[EVENTS], self.meta().get(UNDO_FLOOR, 0)
+        table, floor = self.log(), self.meta().get(UNDO_FLOOR, 0)
         return [table[key] for key in sorted(table, key=int, reverse=True) if int(key) > floor]
 
     def floor_time(self) -> str | None:
         """When the newest log entry at or below the undo floor was made; None when there is none."""
-        table, floor = self._storage.data[EVENTS], self.meta().get(UNDO_FLOOR, 0)
+        table, floor = self.log(), self.meta().get(UNDO_FLOOR, 0)
         below = [int(key) for key in table if int(key) <= floor]
         return table[str(max(below))].get("time") if below else None
 
@@ -131,7 +148,8 @@ class Records:
 
     @property
     def data(self) -> dict:
-        """Everything held, as the file holds it (table -> document id -> document)."""
+        """Everything held, as the file holds it (table -> document id -> document), the log unpacked."""
+        self.log()
         return self._storage.data
 
     @property
@@ -150,6 +168,7 @@ class Records:
 
     def persist(self) -> None:
         """Write everything held to the file, atomically; then nothing is unsaved. Raises OSError (nothing changed)."""
+        self.log()  # the storage writes the log's entries (packing them again as they were)
         self._storage.persist()
         self._pending.clear()
         self._dirty = False
@@ -160,6 +179,7 @@ class Records:
         """Hold `data` (as read from disk, or a replacement) instead of what was held; `dirty` when it is not
         what the file holds (migrated, or combined). The changes not yet on disk stay pending (see `reapply`)."""
         self._storage.replace_data(data, sig, lines)
+        self._packed_log = lines.runs if lines is not None and lines.log_packed else None
         self._dirty = dirty
         self.revision += 1
         self.resolved_revision += 1
@@ -184,6 +204,7 @@ class Records:
             self._apply(change)
 
     def _apply(self, change: Change) -> None:
+        self.log()  # its entries numbered on from the last one's
         annotations = self._db.table(ANNOTATIONS, cache_size=0)
         self.revision += 1
         for pid in [*change.sets, *(pid for pair in change.renames for pid in pair)]:
@@ -254,14 +275,14 @@ class Records:
 
     def _trim_note_texts(self, papers: set | None = None) -> None:
         """Keep no more note text in the log than `log_compaction` allows per paper (of these papers, when given)."""
-        events = self._storage.data[EVENTS]
+        events = self.log()
         for doc_id in log_compaction.note_texts_to_trim(events, papers):
             trim(events[doc_id])
             self._storage.invalidate(EVENTS, doc_id)
 
     def compact_log(self, now: datetime) -> None:
         """Drop old log entries once the log is long (see `compaction`), raising the undo floor over them."""
-        events, meta = self._storage.data[EVENTS], self.meta()
+        events, meta = self.log(), self.meta()
         if not log_compaction.due(len(events), meta.get(COMPACTED, 0)):
             return
         drop, floor = log_compaction.plan(events, now)
@@ -307,6 +328,11 @@ class Records:
         except DamagedFile as exc:
             raise ValueError(str(exc)) from None
         return data
+
+
+def _reattachments(log: dict[str, dict]) -> list[str]:
+    """The ids of the log's re-attachments, oldest first."""
+    return sorted((doc_id for doc_id, doc in log.items() if doc.get("action") == REATTACH), key=int)
 
 
 def _doc_key(item: tuple[str, dict]) -> int:
