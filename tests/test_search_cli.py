@@ -244,6 +244,13 @@ def test_a_search_makes_only_the_annotations_holding_words_and_still_finds_a_not
     assert [(row["index"], row["status"], row["note"]) for row in rows] == [
         (2, "read", "Compare with the zebrafish baseline.")
     ]
+    made.clear()
+    rows = json.loads(CliRunner().invoke(cli, [*env, "search", "diffusion", "--json"]).output)  # marks alone
+    assert sorted((row["index"], row["status"], row["starred"]) for row in rows) == [
+        (2, "read", False),
+        (3, "read", False),
+    ]
+    assert sorted(made) == sorted([papers[1].id, papers[1].id, papers[2].id])  # the words, and the papers printed
 
 
 CSV = (

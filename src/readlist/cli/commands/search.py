@@ -67,15 +67,24 @@ def annotations_of(ctx: Context) -> dict:
 
 def searched_annotations(ctx: Context, query, as_json: bool) -> dict:
     """The annotations a search reads, when there is a database: those holding words (a note, tags, a title of the
-    user's own) but for an `is:` flag, which reads the marks too (or JSON, which prints them). The database is let
-    go of when no more is read from it."""
-    if any(term.kind == "is" for term in query.terms) or as_json:
+    user's own) but for an `is:` flag, which reads the marks too. The database is let go of when no more is read
+    from it (JSON prints the marks of the papers found: see `printed_annotations`)."""
+    if any(term.kind == "is" for term in query.terms):
         return annotations_of(ctx)
     if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
         return {}
     worded = ctx.store.worded()
-    ctx.let_go_of_store()
+    if not as_json:
+        ctx.let_go_of_store()
     return worded
+
+
+def printed_annotations(ctx: Context, papers, annotations: dict) -> dict:
+    """The annotations of the papers a search prints, by paper id, from the database (the search may have read only
+    those holding words: `searched_annotations`)."""
+    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists() or not papers:
+        return annotations
+    return {paper.id: note for paper, note in zip(papers, ctx.store.get_many(papers), strict=True)}
 
 
 def searched_papers(ctx: Context, everywhere: bool) -> tuple[tuple, tuple[str, ...]]:
@@ -163,8 +172,9 @@ def search_command(ctx: Context, query: tuple[str, ...], limit: int, as_json: bo
             click.echo(missing_line(ann))
         raise SystemExit(0 if orphans else 1)
     if as_json:
+        printed = printed_annotations(ctx, [papers[pos] for pos in result.positions], annotations)
         rows = [
-            paper_dict(papers[pos], annotations.get(papers[pos].id))
+            paper_dict(papers[pos], printed.get(papers[pos].id))
             | ({"list": sources[pos]} if sources else {})
             | {
                 "score": score,
