@@ -16,6 +16,8 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .lines import KeptLines
+
 
 def thumb(virtual: int, window: int) -> tuple[int, int] | None:
     """What a scrollbar draws for text of `virtual` lines in a window of `window`: a thumb, or none at all when the
@@ -23,7 +25,7 @@ def thumb(virtual: int, window: int) -> tuple[int, int] | None:
     return (virtual, window) if window < virtual else None
 
 
-class DetailBody(ScrollView, can_focus=True):
+class DetailBody(KeptLines, ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._text = Text()
@@ -88,8 +90,14 @@ class DetailBody(ScrollView, can_focus=True):
         self._styled.clear()
 
     def render_line(self, y: int) -> Strip:
-        row = int(self.scroll_offset.y) + y
-        width = self.scrollable_content_region.width
+        return self.text_line(int(self.scroll_offset.y) + y, self.scrollable_content_region.width)
+
+    def draw_lines(self, rows: range) -> list[Strip]:
+        top, width = int(self.scroll_offset.y), self.scrollable_content_region.width  # once for all the rows
+        return [self.text_line(top + y, width) for y in rows]
+
+    def text_line(self, row: int, width: int) -> Strip:
+        """The text's wrapped line `row`, drawn `width` cells wide."""
         if self._base is None:
             self._base = self.rich_style
         base: Style = self._base
