@@ -685,6 +685,33 @@ async def test_the_list_and_the_detail_reach_the_screen_as_textual_draws_them_wi
         assert as_drawn(main.paper_list) == as_textual_draws(main.paper_list)
 
 
+async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_never_as_it_was_before_a_change(
+    app, monkeypatch
+):
+    from rich.text import Text
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        wrapped: list[str] = []
+        wrap = Text.wrap
+        monkeypatch.setattr(
+            Text, "wrap", lambda text, *args, **kwargs: (wrapped.append(text.plain), wrap(text, *args, **kwargs))[1]
+        )
+        await pilot.press("j", "j", "k", "k")
+        await pilot.pause()
+        assert len(wrapped) == 2  # the two papers below, each once; back up, the lines kept
+        assert "FastDiff" in widget_text(app, "#detail-body") and "☆ not starred" in widget_text(app, "#detail-body")
+        await pilot.press("s", "j", "k")  # starred: the paper's text changed, wrapped anew
+        await pilot.pause()
+        assert "★ starred" in widget_text(app, "#detail-body") and "★ starred" in wrapped[-1]
+        await pilot.press("slash", *"diffusion", "enter")  # its words highlighted: drawn anew too
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        assert "FastDiff" in body.plain and any(span.style == "reverse" for span in body._text.spans)
+        assert as_drawn(body) == as_textual_draws(body)
+        assert any("reverse" in str(style) for line in as_drawn(body) for _, style in line)
+
+
 async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_them(tmp_path, monkeypatch):
     from readlist.tui.screens import searcher
 
