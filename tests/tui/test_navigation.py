@@ -685,6 +685,30 @@ async def test_the_list_and_the_detail_reach_the_screen_as_textual_draws_them_wi
         assert as_drawn(main.paper_list) == as_textual_draws(main.paper_list)
 
 
+async def test_the_list_highlights_the_cursors_row_and_shows_each_mark_at_once_after_every_key(tmp_path):
+    # Rows are kept once drawn: the cursor leaving a row, a star or a mark must show in the frame of the key.
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main, paper_list = app.main_screen, app.main_screen.paper_list
+        cursor = paper_list.get_component_rich_style("paper-list--cursor").bgcolor
+
+        def rows() -> list[list[tuple[str, object]]]:
+            return screen_cells(app, paper_list.content_region)
+
+        def shown(row: int) -> str:
+            return "".join(text for text, _ in rows()[row - int(paper_list.scroll_offset.y)])
+
+        for keys in (["j"], ["j", "j"], ["pagedown"], ["k"], ["G"], ["g"], ["s"], ["v"], ["r"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            highlighted = [n for n, cells in enumerate(rows()) if any(style.bgcolor == cursor for _, style in cells)]
+            assert highlighted == [paper_list.cursor - int(paper_list.scroll_offset.y)], keys
+            assert main.current_paper.title[:20] in shown(paper_list.cursor)
+        # starred, marked (the cursor moved on), then reading: `r` acts on the marked paper
+        assert shown(0).startswith("★◐▸") and shown(1).startswith(" ○ ")
+
+
 async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_never_as_it_was_before_a_change(
     app, monkeypatch
 ):
