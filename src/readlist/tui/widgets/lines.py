@@ -14,9 +14,11 @@ from math import ceil
 
 from textual.css.styles import StylesBase
 from textual.geometry import Region
-from textual.scrollbar import ScrollBar
+from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.strip import Strip
 from textual.style import Style
+
+STEPS = len(ScrollBarRender.VERTICAL_BARS)  # a thumb's ends are drawn in steps of this part of a cell
 
 
 def draws_as_is(styles: StylesBase) -> bool:
@@ -57,16 +59,16 @@ class KeptLines:
 
 
 def drawn_thumb(bar: ScrollBar, position: float) -> tuple[int, int] | None:
-    """Where a vertical scrollbar draws its thumb at `position`, in eighths of a cell (Textual's ScrollBarRender:
-    it draws a thumb's ends with eighth blocks), or None when it draws none."""
+    """Where a vertical scrollbar draws its thumb at `position`, in STEPS of a cell, as Textual's ScrollBarRender
+    places it, or None when it draws none."""
     size = bar.size.height
     virtual = ceil(bar.window_virtual_size)
     window = ceil(bar.window_size) if bar.window_size < bar.window_virtual_size else 0
     if not (window and size and virtual and size != virtual):
         return None
     thumb = max(1, window / (virtual / size))
-    start = int((size - thumb) * (position / (virtual - window)) * 8)
-    return start, start + ceil(thumb * 8)
+    start = int((size - thumb) * (position / (virtual - window)) * STEPS)
+    return start, start + ceil(thumb * STEPS)
 
 
 def move_thumb(bar: ScrollBar, position: float) -> None:
