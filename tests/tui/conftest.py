@@ -146,3 +146,46 @@ async def press_together(pilot, *keys: str) -> None:
         event.set_sender(app)
         app._driver.send_message(event)
     await settle(pilot)
+
+
+def screen_cells(app, region) -> list[list[tuple[str, object]]]:
+    """What a region of the screen shows, each line's text and styles as drawn now (a widget whose lines were not
+    drawn again shows them as they were)."""
+    strips = app.screen._compositor.render_strips()[region.y : region.bottom]
+    return [[(segment.text, segment.style) for segment in strip.crop(region.x, region.right)] for strip in strips]
+
+
+def redrawn(widget) -> None:
+    """Have a widget draw itself afresh at the next refresh (Textual's refresh, not one a test counts)."""
+    from textual.widget import Widget
+
+    Widget.refresh(widget)
+
+
+def as_textual_draws(widget) -> list[list[tuple[str, object]]]:
+    """A widget's lines as Textual's own styles pass draws them for the screen, from scratch."""
+    from textual.widget import Widget
+
+    widget._styles_cache.clear()
+    strips = Widget.render_lines(widget, widget.size.region)
+    return [[(segment.text, segment.style) for segment in strip] for strip in strips]
+
+
+def as_drawn(widget) -> list[list[tuple[str, object]]]:
+    """A widget's lines as it gives them to the screen."""
+    return [[(segment.text, segment.style) for segment in strip] for strip in widget.render_lines(widget.size.region)]
+
+
+def count_styled_lines(monkeypatch) -> list:
+    """The widgets whose lines pass through Textual's styles pass (private) from now on, one entry a line."""
+    from textual._styles_cache import StylesCache
+
+    widgets: list = []
+    render_line = StylesCache.render_line
+
+    def counted(self, styles, y, size, content_size, padding, base, background, render_content_line, *args):
+        widgets.append(getattr(render_content_line, "__self__", None))
+        return render_line(self, styles, y, size, content_size, padding, base, background, render_content_line, *args)
+
+    monkeypatch.setattr(StylesCache, "render_line", counted)
+    return widgets

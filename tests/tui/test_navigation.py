@@ -14,10 +14,15 @@ from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import (
     PAPERS,
+    as_drawn,
+    as_textual_draws,
     count_layouts,
+    count_styled_lines,
     make_app,
     notifications,
     press_together,
+    redrawn,
+    screen_cells,
     screen_text,
     settle,
     wait_for_related,
@@ -622,6 +627,113 @@ async def test_the_detail_scrollbar_is_drawn_again_only_when_its_thumb_changes(t
         await pilot.pause()
         assert "Reinforcement" in body.plain and bar.window_virtual_size == body.virtual_size.height
         assert bar.window_virtual_size <= bar.window_size
+
+
+async def test_scrolling_a_long_list_draws_its_scrollbar_again_only_when_its_thumb_moves(tmp_path):
+    # Over thousands of rows the thumb moves by an eighth of a cell every few rows scrolled: drawing the whole bar
+    # again at each one cost more than the row scrolled in.
+    text = "Many\n\n" + "\n\n".join(f"Study number {n} of sparse attention in long documents." for n in range(3000))
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper_list = app.main_screen.paper_list
+        bar = paper_list.vertical_scrollbar
+        drawn: list[int] = []
+        refresh = bar.refresh
+        bar.refresh = lambda *args, **kwargs: (drawn.append(1), refresh(*args, **kwargs))[1]
+        first = screen_cells(app, bar.region)
+        height = paper_list.scrollable_content_region.height
+        await pilot.press(*["j"] * height)  # the cursor on the bottom row: each key from here scrolls by one
+        drawn.clear()
+        for _ in range(40):
+            await pilot.press("j")
+            shown = screen_cells(app, bar.region)
+            redrawn(bar)  # the bar drawn from scratch shows the same: it was never left behind
+            await pilot.pause()
+            assert screen_cells(app, bar.region) == shown
+        assert paper_list.scroll_offset.y == 41
+        assert 1 <= len(drawn) <= 8  # the thumb moved a few times in 40 rows scrolled, and was drawn then
+        assert screen_cells(app, bar.region) != first
+
+
+async def test_the_list_and_the_detail_reach_the_screen_as_textual_draws_them_without_its_styles_pass(
+    tmp_path, monkeypatch
+):
+    # Textual's styles pass copied and styled each line again whenever it was shown, a row scrolled as much as a
+    # new one: a third of the drawing at each key at 100k papers, for widgets it has nothing to add to.
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s", "j", "r", "v")  # a star, a status, a mark
+        await settle(pilot)
+        styled = count_styled_lines(monkeypatch)
+        await pilot.press("j", "j", "pagedown", "k")
+        await pilot.pause()
+        main = app.main_screen
+        body = main.query_one(DetailBody)
+        assert not [widget for widget in styled if widget in (main.paper_list, body)]
+        for widget in (main.paper_list, body, main.paper_list.vertical_scrollbar):
+            assert as_drawn(widget) == as_textual_draws(widget)
+        await pilot.press("slash", *"graph", "enter")  # the words found, highlighted in both
+        await settle(pilot)
+        assert main.view.search_text == "graph"
+        for widget in (main.paper_list, body):
+            assert as_drawn(widget) == as_textual_draws(widget)
+        monkeypatch.undo()
+        main.paper_list.styles.padding = (0, 1)  # a style the lines need framing for: Textual's own way
+        await pilot.pause()
+        assert as_drawn(main.paper_list) == as_textual_draws(main.paper_list)
+
+
+async def test_the_list_highlights_the_cursors_row_and_shows_each_mark_at_once_after_every_key(tmp_path):
+    # Rows are kept once drawn: the cursor leaving a row, a star or a mark must show in the frame of the key.
+    app = make_app(tmp_path, bundled=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main, paper_list = app.main_screen, app.main_screen.paper_list
+        cursor = paper_list.get_component_rich_style("paper-list--cursor").bgcolor
+
+        def rows() -> list[list[tuple[str, object]]]:
+            return screen_cells(app, paper_list.content_region)
+
+        def shown(row: int) -> str:
+            return "".join(text for text, _ in rows()[row - int(paper_list.scroll_offset.y)])
+
+        for keys in (["j"], ["j", "j"], ["pagedown"], ["k"], ["G"], ["g"], ["s"], ["v"], ["r"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            highlighted = [n for n, cells in enumerate(rows()) if any(style.bgcolor == cursor for _, style in cells)]
+            assert highlighted == [paper_list.cursor - int(paper_list.scroll_offset.y)], keys
+            assert main.current_paper.title[:20] in shown(paper_list.cursor)
+        # starred, marked (the cursor moved on), then reading: `r` acts on the marked paper
+        assert shown(0).startswith("★◐▸") and shown(1).startswith(" ○ ")
+
+
+async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_never_as_it_was_before_a_change(
+    app, monkeypatch
+):
+    from rich.text import Text
+
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        wrapped: list[str] = []
+        wrap = Text.wrap
+        monkeypatch.setattr(
+            Text, "wrap", lambda text, *args, **kwargs: (wrapped.append(text.plain), wrap(text, *args, **kwargs))[1]
+        )
+        await pilot.press("j", "j", "k", "k")
+        await pilot.pause()
+        assert len(wrapped) == 2  # the two papers below, each once; back up, the lines kept
+        assert "FastDiff" in widget_text(app, "#detail-body") and "☆ not starred" in widget_text(app, "#detail-body")
+        await pilot.press("s", "j", "k")  # starred: the paper's text changed, wrapped anew
+        await pilot.pause()
+        assert "★ starred" in widget_text(app, "#detail-body") and "★ starred" in wrapped[-1]
+        await pilot.press("slash", *"diffusion", "enter")  # its words highlighted: drawn anew too
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        assert "FastDiff" in body.plain and any(span.style == "reverse" for span in body._text.spans)
+        assert as_drawn(body) == as_textual_draws(body)
+        assert any("reverse" in str(style) for line in as_drawn(body) for _, style in line)
 
 
 async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_them(tmp_path, monkeypatch):

@@ -2,10 +2,13 @@
 
 A `Static` inside a scroll container costs a full screen layout every time the highlighted
 paper changes (its height changes); here the wrapped lines are computed once per paper and
-width, and changing paper only swaps them.
+width, and changing paper only swaps them. The last few papers' lines are kept, so that going
+back to one (`k` after `j`) wraps and draws nothing again.
 """
 
 from __future__ import annotations
+
+from collections import OrderedDict
 
 from rich.segment import Segment
 from rich.style import Style
@@ -16,6 +19,10 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .lines import KeptLines
+
+KEPT_TEXTS = 16  # papers' wrapped and drawn lines kept for going back to them
+
 
 def thumb(virtual: int, window: int) -> tuple[int, int] | None:
     """What a scrollbar draws for text of `virtual` lines in a window of `window`: a thumb, or none at all when the
@@ -23,7 +30,7 @@ def thumb(virtual: int, window: int) -> tuple[int, int] | None:
     return (virtual, window) if window < virtual else None
 
 
-class DetailBody(ScrollView, can_focus=True):
+class DetailBody(KeptLines, ScrollView, can_focus=True):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._text = Text()
@@ -31,6 +38,8 @@ class DetailBody(ScrollView, can_focus=True):
         self._width = 0
         self._base: Style | None = None
         self._styled: dict[tuple[int, int], Strip] = {}  # drawn lines of the current text
+        # (text, its styles, width) -> its wrapped lines and those drawn: a text wrapped again only when it changed
+        self._kept: OrderedDict[tuple, tuple[list[Text], dict[tuple[int, int], Strip]]] = OrderedDict()
 
     @property
     def plain(self) -> str:
@@ -46,11 +55,19 @@ class DetailBody(ScrollView, can_focus=True):
 
     def _rewrap(self, width: int) -> None:
         self._width = width
-        self._styled.clear()
         if width <= 0:
-            self._lines = []
+            self._lines, self._styled = [], {}
             return
-        self._lines = list(self._text.wrap(self.app.console, max(width - 1, 1), overflow="fold"))  # a column off bar
+        key = (self._text.plain, tuple(self._text.spans), width)  # all that its lines are made of
+        kept = self._kept.get(key)
+        if kept is None:
+            lines = list(self._text.wrap(self.app.console, max(width - 1, 1), overflow="fold"))  # a column off bar
+            kept = self._kept[key] = (lines, {})
+            if len(self._kept) > KEPT_TEXTS:
+                self._kept.popitem(last=False)
+        else:
+            self._kept.move_to_end(key)
+        self._lines, self._styled = kept
         # Set the scrollable size without a screen-wide layout pass (the gutter is stable), the scrollbar's thumb
         # fitted to it (no other widget's layout pass does it on the way, as the related papers' list once did).
         size = Size(width, len(self._lines))
@@ -86,10 +103,17 @@ class DetailBody(ScrollView, can_focus=True):
         super().notify_style_update()
         self._base = None
         self._styled.clear()
+        self._kept.clear()  # drawn in the old style
 
     def render_line(self, y: int) -> Strip:
-        row = int(self.scroll_offset.y) + y
-        width = self.scrollable_content_region.width
+        return self.text_line(int(self.scroll_offset.y) + y, self.scrollable_content_region.width)
+
+    def draw_lines(self, rows: range) -> list[Strip]:
+        top, width = int(self.scroll_offset.y), self.scrollable_content_region.width  # once for all the rows
+        return [self.text_line(top + y, width) for y in rows]
+
+    def text_line(self, row: int, width: int) -> Strip:
+        """The text's wrapped line `row`, drawn `width` cells wide."""
         if self._base is None:
             self._base = self.rich_style
         base: Style = self._base

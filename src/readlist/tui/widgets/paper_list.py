@@ -23,6 +23,7 @@ from textual.worker import get_current_worker
 from ...core.papers.paper import Paper
 from ...core.papers.title_cache import complete
 from ..actions import list_bindings
+from .lines import KeptLines, move_thumb
 from .paper_row import RowLook, has_bylines, render_row
 
 Spans = Callable[[str], list[tuple[int, int]]]
@@ -40,7 +41,7 @@ def derive_titles(papers: Sequence[Paper]) -> None:
         _ = paper.title
 
 
-class PaperListView(ScrollView, can_focus=True):
+class PaperListView(KeptLines, ScrollView, can_focus=True):
     """Rows of `star status [year author] title  tags`; the cursor row drives the detail pane."""
 
     BINDINGS = [*list_bindings(), Binding("escape", "screen.clear_search", "Clear search", show=False)]
@@ -160,6 +161,12 @@ class PaperListView(ScrollView, can_focus=True):
             self._last_highlight = position
             self.follow(position)
 
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        if self.show_vertical_scrollbar:
+            move_thumb(self.vertical_scrollbar, new_value)  # drawn again only when its thumb moves
+        if round(old_value) != round(new_value):
+            self.refresh(self.size.region)
+
     def refresh_line(self, row: int) -> None:
         self.refresh_lines(row, 1)  # in list rows; ScrollView subtracts the scroll offset
 
@@ -257,8 +264,14 @@ class PaperListView(ScrollView, can_focus=True):
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
-        row = int(self.scroll_offset.y) + y
-        width = self.scrollable_content_region.width
+        return self.row_line(int(self.scroll_offset.y) + y, self.scrollable_content_region.width)
+
+    def draw_lines(self, rows: range) -> list[Strip]:
+        top, width = int(self.scroll_offset.y), self.scrollable_content_region.width  # once for all the rows
+        return [self.row_line(top + y, width) for y in rows]
+
+    def row_line(self, row: int, width: int) -> Strip:
+        """The list's `row` drawn `width` cells wide."""
         base = self.style_of("")
         if row >= self.row_count:
             return Strip.blank(width, base)
