@@ -42,11 +42,11 @@ import asyncio, sys, time
 from pathlib import Path
 first = {}
 from readlist.tui.widgets.paper_list import PaperListView
-_render = PaperListView.render_line
-def render_line(self, y):
+_render = PaperListView.row_line  # every row drawn passes here (render_line or draw_lines)
+def row_line(self, row, width):
     first.setdefault("paint", time.time())
-    return _render(self, y)
-PaperListView.render_line = render_line
+    return _render(self, row, width)
+PaperListView.row_line = row_line
 from readlist.core.papers.reader import read_papers
 from readlist.tui.app import ReadlistApp
 

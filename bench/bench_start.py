@@ -45,13 +45,13 @@ def mark(name):
     marks.setdefault(name, time.time() - launched)
 
 from readlist.tui.widgets.paper_list import PaperListView
-_render = PaperListView.render_line
-def render_line(self, y):
+_render = PaperListView.row_line  # every row drawn passes here (render_line or draw_lines)
+def row_line(self, row, width):
     if "list" not in marks:
         mark("list")
         marks["cpu_list"] = time.process_time()
-    return _render(self, y)
-PaperListView.render_line = render_line
+    return _render(self, row, width)
+PaperListView.row_line = row_line
 
 from textual import events
 from readlist.core.papers.formats import load_papers

@@ -28,11 +28,11 @@ import asyncio, json, sys, tempfile, time
 from pathlib import Path
 first = {}
 from readlist.tui.widgets.paper_list import PaperListView
-_render = PaperListView.render_line
-def render_line(self, y):
+_render = PaperListView.row_line  # every row drawn passes here (render_line or draw_lines)
+def row_line(self, row, width):
     first.setdefault("paint", time.process_time())
-    return _render(self, y)
-PaperListView.render_line = render_line
+    return _render(self, row, width)
+PaperListView.row_line = row_line
 from readlist.core.papers.formats import load_papers
 from readlist.tui.app import ReadlistApp
 from readlist.tui.screens.searcher import Searcher
