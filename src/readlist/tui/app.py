@@ -29,6 +29,7 @@ from ..core.store.store import Store
 from ..core.text.normalize import strip_control, visible_controls
 from .commands import ActionCommands, PaperCommands
 from .display import STICKY
+from .memory import hold_mmap_threshold
 from .screens.main import MainScreen
 from .state import UiState, load_state, save_state
 
@@ -44,6 +45,9 @@ _TASKS = {
     "lists": "Opening the list",
     "library": "Reading every list (in:all)",
 }
+
+# Before the paper file is read (the command line imports this module first): see memory.py.
+hold_mmap_threshold()
 
 
 class ReadlistApp(App):
