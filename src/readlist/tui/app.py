@@ -27,9 +27,9 @@ from ..core.store.found import with_found
 from ..core.store.lists import key_for
 from ..core.store.store import Store
 from ..core.text.normalize import strip_control, visible_controls
+from . import memory
 from .commands import ActionCommands, PaperCommands
 from .display import STICKY
-from .memory import hold_mmap_threshold
 from .screens.main import MainScreen
 from .state import UiState, load_state, save_state
 
@@ -47,7 +47,7 @@ _TASKS = {
 }
 
 # Before the paper file is read (the command line imports this module first): see memory.py.
-hold_mmap_threshold()
+memory.loading()
 
 
 class ReadlistApp(App):
