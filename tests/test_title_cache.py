@@ -144,7 +144,13 @@ def _rewritten(path, ends, text):
 
 @pytest.mark.parametrize(
     "ends, text",
-    [([1, 2, 9], b"abcdefghi"[:8]), ([3, 2, 9], b"abcdefghi"), ([1, 2, 3], b"\xff\xfe\xfd"), ([1, 2], b"ab")],
+    [
+        ([1, 2, 9], b"abcdefgh"),  # past the text's end
+        ([3, 2, 9], b"abcdefghi"),  # ends out of order
+        ([1, 2, 3], b"\xff\xfe\xfd"),  # no UTF-8
+        ([1, 2], b"ab"),  # one title too few
+        ([1, 2, 3], "éa".encode()),  # UTF-8 cut inside a character
+    ],
 )
 def test_a_cache_file_with_a_matching_checksum_but_impossible_titles_is_ignored(tmp_path, ends, text):
     title_cache.derive_all(fresh(), tmp_path)

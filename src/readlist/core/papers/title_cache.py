@@ -9,6 +9,7 @@ titles' UTF-8, read back as one block (held_titles.py) rather than a string per 
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import threading
@@ -98,9 +99,9 @@ def _load(path: Path, key: str, count: int) -> Titles | None:
             return None
         if count and (ends[-1] != len(text) or any(map(int.__gt__, ends, islice(ends, 1, None)))):
             return None
+        if not _utf8(text) or any(0x80 <= text[end] < 0xC0 for end in islice(ends, count - 1)):
+            return None  # a title made from it when asked for must decode: the text does, cut between characters
         titles = Titles(text, ends)
-        for _title in titles:  # UTF-8 throughout (checked once here: a title is made from it when asked for)
-            pass
     except Exception:  # anything wrong with a cache file (even a header nested too deep) only means deriving again
         return None
     return titles
@@ -122,6 +123,18 @@ def derive_all(
             time.sleep(0)  # let a waiting thread (the UI's) run every ~2 ms, not only when the interpreter forces it
         _ = paper.title
     save(papers, directory)
+    return True
+
+
+def _utf8(text: bytes) -> bool:
+    """Whether `text` is UTF-8 (as titles are written, lone surrogates kept), checked a megabyte at a time."""
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+    try:
+        for at in range(0, len(text), 1 << 20):
+            decoder.decode(text[at : at + (1 << 20)])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
     return True
 
 
