@@ -63,6 +63,29 @@ def test_an_index_built_in_processes_is_the_index_built_in_one_thread(in_process
     assert list(found.positions) == list(SearchIndex(listed, whole).search("graph").positions)
 
 
+@pytest.mark.parametrize("size", [1, 7, 4096, 1 << 20])
+def test_a_workers_part_is_read_from_the_chunks_it_wrote_each_let_go_once_read(size):
+    whole = build_data(papers(60))
+    pickled = pickle.dumps(whole, protocol=pickle.HIGHEST_PROTOCOL)
+    chunks = [pickled[at : at + size] for at in range(0, len(pickled), size)]
+    part = builder._loaded(chunks)
+    assert not chunks  # no copy of the pickle held beside the part it became
+    assert part.terms == whole.terms and part.lengths == whole.lengths
+    for kind in ("body", "title", "authors"):
+        one, other = getattr(part, kind), getattr(whole, kind)
+        assert (one.starts, one.docs, one.tfs) == (other.starts, other.docs, other.tfs)
+    reader = builder._Chunks([b"ab\ncd", b"e\n", b"f"])
+    assert (reader.readline(), reader.readline(), reader.read(), reader.read(3)) == (b"ab\n", b"cde\n", b"f", b"")
+
+
+def test_a_part_cut_short_is_read_as_none_and_said(in_processes, monkeypatch):
+    pickled = pickle.dumps(build_data(papers(10)), protocol=pickle.HIGHEST_PROTOCOL)
+    assert builder._loaded([pickled[: len(pickled) // 2]]) is None
+    monkeypatch.setattr(builder, "_loaded", lambda chunks: None)
+    with pytest.raises(RuntimeError, match="part of the index could not be read"):
+        builder.build(papers(20))
+
+
 def test_every_worker_is_sent_its_first_rows_before_any_is_sent_all_of_its_own(in_processes, monkeypatch):
     """All the workers start indexing at once: none waits while another is sent its whole part."""
     monkeypatch.setattr(builder, "BATCH", 5)

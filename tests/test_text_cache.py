@@ -51,6 +51,16 @@ READ_AGAIN["titles wrapped"] = "\n\n".join(
 READ_AGAIN["titles, lines ended by CR"] = READ_AGAIN["titles wrapped"].replace("\n", "\r")
 
 
+@pytest.mark.parametrize("chunk", [4, 50, 1 << 20])
+def test_blocks_longer_than_what_is_read_at_a_time_are_read_again_whole(write_file, cached, monkeypatch, chunk):
+    text = READ_AGAIN["wide characters"] + "\n\n" + " ".join([A1] * 40) + "\n\n" + A2
+    path = write_file(text.encode("utf-8"))
+    first = load_papers(path)
+    monkeypatch.setattr(text_cache, "_CHUNK", chunk)  # the buffer holds twice this: most blocks are longer
+    not_read_again(monkeypatch)
+    assert fields(load_papers(path)) == fields(first)
+
+
 @pytest.mark.parametrize("text", READ_AGAIN.values(), ids=READ_AGAIN.keys())
 def test_a_text_file_read_again_gives_the_same_papers_without_reading_it_whole(write_file, cached, monkeypatch, text):
     path = write_file(text.encode("utf-8"))

@@ -149,3 +149,19 @@ async def test_a_typo_before_the_index_is_built_says_the_index_will_match_it_the
         release.set()
         await wait_until(pilot, lambda: main.view.matches == 1, "the index's answer")
         assert main.current_paper.text.startswith("Graph neural networks")
+
+
+async def test_large_blocks_go_back_to_the_heap_once_the_background_work_is_over(tmp_path, monkeypatch):
+    from readlist.tui import memory
+
+    release, _ = slowed_index(monkeypatch)
+    ended = []
+    monkeypatch.setattr(memory, "loaded", lambda: ended.append(index_cache.builder.build))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert not ended  # searches typed while the index is built still give their blocks back at once
+        release.set()
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: ended, "the background work to end")
+        assert len(ended) == 1

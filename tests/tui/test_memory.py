@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import platform
 import random
 from itertools import accumulate
 from pathlib import Path
@@ -70,3 +71,31 @@ async def test_memory_stays_flat_over_300_searches_typed_quickly(tmp_path, monke
         await search(300)
         after = resident_mb()
     assert after <= before * 1.1, f"{before:.0f} MB after warm-up, {after:.0f} MB after 300 more searches"
+
+
+FREED_BLOCK = r"""
+import os
+import platform
+import readlist.tui.app  # what the app's process does before it reads a paper file
+
+def resident_mb():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+decoded = b"x" * (20 << 20)  # a cache file's bytes, freed once decoded: glibc then serves blocks under 20 MB
+del decoded  # from its heap, unless told otherwise
+before = resident_mb()
+block = b"y" * (16 << 20)
+kept = b"z" * (256 << 10)  # made after it, kept
+del block
+print(resident_mb() - before)
+"""
+
+
+@pytest.mark.skipif(not STATM.exists() or platform.libc_ver()[0] != "glibc", reason="glibc's malloc, read from /proc")
+def test_a_large_block_the_app_frees_is_given_back_to_the_system():
+    import subprocess
+    import sys
+
+    held = subprocess.run([sys.executable, "-c", FREED_BLOCK], capture_output=True, text=True, check=True).stdout
+    assert float(held) < 4  # MB: the 16 MB block is not kept, though a block made after it is

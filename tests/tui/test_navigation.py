@@ -454,7 +454,7 @@ async def test_title_search_looks_at_the_titles_the_list_shows(tmp_path):
         await settle(pilot)
         assert app.main_screen.view.matches == 0  # in the abstract's first sentence, not in its title
     # every derived title was cached on disk for the next start
-    assert list((tmp_path / "home" / ".cache" / "readlist" / "titles").glob("*.json"))
+    assert list((tmp_path / "home" / ".cache" / "readlist" / "titles").glob("*.titles"))
 
 
 def cursor_row_on_screen(plist) -> bool:

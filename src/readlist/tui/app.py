@@ -27,6 +27,7 @@ from ..core.store.found import with_found
 from ..core.store.lists import key_for
 from ..core.store.store import Store
 from ..core.text.normalize import strip_control, visible_controls
+from . import memory
 from .commands import ActionCommands, PaperCommands
 from .display import STICKY
 from .screens.main import MainScreen
@@ -44,6 +45,9 @@ _TASKS = {
     "lists": "Opening the list",
     "library": "Reading every list (in:all)",
 }
+
+# Before the paper file is read (the command line imports this module first): see memory.py.
+memory.loading()
 
 
 class ReadlistApp(App):

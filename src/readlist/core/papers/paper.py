@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Generic, TypeVar, overload
 
 from ..text.normalize import find_urls, to_plain
+from .held_titles import title_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +116,9 @@ class Paper:
             return to_plain(self.given_title)
         if self.found_title:
             return self.found_title
+        held = title_of(self)  # read from the title cache with its list's
+        if held is not None:
+            return held
         from ..titles.derive import derive_title
 
         # The plain text is kept only if something else asked for it: deriving every title (for title:

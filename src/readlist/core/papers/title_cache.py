@@ -3,23 +3,30 @@
 Deriving a title costs about 0.1 ms. The list pane only derives the rows it shows, but `title:` search,
 `readlist list` and exports need every title: 1 s at 10k papers, 12 s at 100k. After the first time
 they are read back from here. The key covers the source of the title rules, so a change to them
-derives the titles again.
+derives the titles again. A file holds a JSON header line (key, count, checksum), where each title ends, and the
+titles' UTF-8, read back as one block (held_titles.py) rather than a string per paper.
 """
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import threading
 import time
+from array import array
 from collections.abc import Sequence
 from functools import cache
+from itertools import islice
 from pathlib import Path
 
 from ..files.cache import cache_dir, papers_key, prune, write_atomic
+from .held_titles import ENDS, Titles, held_for, hold, title_of
+from .list_cache import checksum
 from .paper import Paper
 
-FORMAT = 1
+FORMAT = 2  # 2: the titles as one block of UTF-8 (1: a JSON list of strings, in files named *.json)
+SUFFIX = ".titles"
 KEEP = 8  # cached title lists kept; the least recently written go first
 # The modules whose code decides a derived title.
 _RULES = ("papers/paper.py", "text/*.py", "titles/*.py")  # relative to core/
@@ -61,22 +68,43 @@ def content_key(papers: Sequence[Paper]) -> str:
 
 
 def prime(papers: Sequence[Paper], directory: Path | None = None) -> bool:
-    """Give the papers their cached derived titles; False when the cache holds none for them."""
+    """Give the papers their cached derived titles (held, see held_titles.py); False when the cache holds none
+    for them."""
     if not any(not paper.given_title for paper in papers):
         return True  # every title comes from the file
+    if held_for(papers):
+        return True
     key = content_key(papers)
-    path = (directory or cache_dir("titles")) / f"{key}.json"
-    try:
-        stored = json.loads(path.read_bytes())
-        titles = stored["titles"]
-        if stored.get("key") != key or len(titles) != len(papers) or not all(type(t) is str for t in titles):
-            return False
-    except Exception:  # anything wrong with a cache file (even JSON nested too deep) only means deriving again
+    titles = _load((directory or cache_dir("titles")) / f"{key}{SUFFIX}", key, len(papers))
+    if titles is None:
         return False
-    for paper, title in zip(papers, titles, strict=True):
-        if not paper.given_title and not paper.found_title:  # a found title is shown over the derived one
-            paper.__dict__.setdefault("title", title)  # Paper.title is a cached property
+    hold(papers, titles)
     return True
+
+
+def _load(path: Path, key: str, count: int) -> Titles | None:
+    """The titles saved at `path` for the key `key`, `count` of them; None when there are none, or the file is
+    damaged."""
+    try:
+        with open(path, "rb") as handle:
+            header = json.loads(handle.readline())
+            if not isinstance(header, dict) or header.get("key") != key or header.get("count") != count:
+                return None
+            ends = array(ENDS)
+            ends.fromfile(handle, count)
+            text = handle.read(ends[-1] if count else 0)  # into their own objects: no copy of the file held
+            if handle.read(1):
+                return None
+        if header.get("sum") != checksum(memoryview(ends).cast("B"), text):
+            return None
+        if count and (ends[-1] != len(text) or any(map(int.__gt__, ends, islice(ends, 1, None)))):
+            return None
+        if not _utf8(text) or any(0x80 <= text[end] < 0xC0 for end in islice(ends, count - 1)):
+            return None  # a title made from it when asked for must decode: the text does, cut between characters
+        titles = Titles(text, ends)
+    except Exception:  # anything wrong with a cache file (even a header nested too deep) only means deriving again
+        return None
+    return titles
 
 
 def derive_all(
@@ -98,14 +126,29 @@ def derive_all(
     return True
 
 
+def _utf8(text: bytes) -> bool:
+    """Whether `text` is UTF-8 (as titles are written, lone surrogates kept), checked a megabyte at a time."""
+    decoder = codecs.getincrementaldecoder("utf-8")("surrogatepass")
+    try:
+        for at in range(0, len(text), 1 << 20):
+            decoder.decode(text[at : at + (1 << 20)])
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def save(papers: Sequence[Paper], directory: Path | None = None) -> None:
     """Cache the papers' derived titles (deriving the missing ones); best effort."""
     directory = directory or cache_dir("titles")
     key = content_key(papers)
-    titles = ["" if paper.given_title else _derived(paper) for paper in papers]
+    titles = Titles.of("" if paper.given_title else _derived(paper) for paper in papers)
+    body = [memoryview(titles.ends).cast("B"), titles.text]
+    header = {"key": key, "count": len(titles), "sum": checksum(*body)}
     try:
-        write_atomic(directory / f"{key}.json", [json.dumps({"key": key, "titles": titles}).encode()])
-        prune(directory, "*.json", KEEP)
+        write_atomic(directory / f"{key}{SUFFIX}", [json.dumps(header).encode(), b"\n", *body])
+        prune(directory, f"*{SUFFIX}", KEEP)
+        prune(directory, "*.json", 0)  # the first format's files
     except OSError:
         pass  # a read-only or full cache directory only costs the next run the time to derive them
 
@@ -122,5 +165,8 @@ def _derived(paper: Paper) -> str:
 
 
 def complete(papers: Sequence[Paper]) -> bool:
-    """Whether every title shown that is derived has been computed in this process."""
-    return all(paper.given_title or paper.found_title or "title" in paper.__dict__ for paper in papers)
+    """Whether every title shown that is derived has been computed in this process, or is held from the cache."""
+    return held_for(papers) or all(
+        paper.given_title or paper.found_title or "title" in paper.__dict__ or title_of(paper) is not None
+        for paper in papers
+    )

@@ -9,6 +9,7 @@ from array import array
 from collections.abc import Callable, Mapping
 from functools import cached_property
 
+from ..papers.held_titles import Titles, held
 from ..papers.paper import Paper
 from ..papers.title_cache import complete
 from ..text.tokens import STOPWORDS, index_form, phrase_finder, split_words, stem
@@ -31,7 +32,7 @@ class FieldLookups:
         self.df = df
         self._derived: dict[str, array] | None = None  # see derived_titles
         self._derived_only: dict[str, array] = {}  # the stems of `_derived` that the index does not hold
-        self._folded: list[str | None] | None = None  # each derived title folded, once `_derived` is built
+        self._folded: Titles | None = None  # each derived title folded ("" for the others), with `_derived`
         self._derived_lock = threading.Lock()
 
     @cached_property
@@ -82,8 +83,8 @@ class FieldLookups:
         return folded, frozenset(stem(word) for word in split_words(folded) if word not in STOPWORDS)
 
     def shown_folded(self, position: int) -> str:
-        folded = self._folded[position] if self._folded is not None else None
-        return folded if folded is not None else index_form(self.papers[position].title)
+        folded = self._folded[position] if self._folded is not None else ""
+        return folded or index_form(self.papers[position].title)
 
     def derived_titles(self) -> dict[str, array] | None:
         """Stem -> the papers without a title line whose derived title holds it; None until every derived
@@ -95,16 +96,20 @@ class FieldLookups:
             with self._derived_lock:
                 if self._derived is None:
                     found: dict[str, array] = {}
-                    folded: list[str | None] = [None] * len(papers)
+                    folded = Titles()  # kept, as one block: title:"phrase" checks them at each key
+                    cached = held(papers)  # read from the cache: not kept by each paper (see held_titles.py)
                     for pos, paper in enumerate(papers):
-                        if not paper.known_title:
-                            folded[pos] = text = index_form(paper.title)
+                        if paper.known_title:
+                            folded.append("")
+                        else:
+                            text = index_form(cached[pos] if cached is not None else paper.title)
+                            folded.append(text)
                             for term in {stem(word) for word in split_words(text) if word not in STOPWORDS}:
                                 docs = found.get(term)
                                 if docs is None:
                                     docs = found[term] = array("I")
                                 docs.append(pos)
-                    self._folded = folded  # kept: title:"phrase" checks them on every keystroke
+                    self._folded = folded
                     self._derived_only = {term: docs for term, docs in found.items() if term not in self.term_ids}
                     self._derived = found  # last: the others are set when this is
         return self._derived

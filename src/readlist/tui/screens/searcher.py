@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
 
+from .. import memory
 from .library import everywhere
 
 if TYPE_CHECKING:
@@ -107,6 +108,7 @@ class Searcher:
             titled = title_cache.derive_all(papers, cancelled=cancelled)
         if titled and not worker.is_cancelled:
             index.derived_titles()  # what title: searches look up (0.8 s at 100k papers)
+        memory.loaded()
         self.screen.deliver(self.screen.app.tell_cache_refused)  # a cache not saved is said now, not at a poll
 
     def building(self) -> None:
