@@ -3,6 +3,8 @@ worker thread, its result handed back to the screen (before the index is ready, 
 
 from __future__ import annotations
 
+import threading
+import time
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
     from .main import MainScreen
 
 TITLES_AHEAD = 20_000  # papers: a list this small has every title derived in the background (2 s at most)
+ANSWER_WAIT = 2.0  # seconds the background work waits at most for the index's first answer (see build_index)
 
 
 class Searcher:
@@ -28,6 +31,8 @@ class Searcher:
         # opening down for an answer of its own that comes no sooner.
         self.opening = True
         self._search: Worker | None = None  # the latest search, whose result the view is waiting for
+        # Set once the view shows the index's answer to the words typed while it opened, or there were none.
+        self.answered = threading.Event()
 
     def refresh(self) -> None:
         """List what the view state asks for now: every paper at once, else once its search answers."""
@@ -36,6 +41,8 @@ class Searcher:
             self.screen.library.leave()
             self.view.result = None
             self.screen.apply_view()
+            if self.index is not None:
+                self.answered.set()  # no words left to answer
             return
         index = self.screen.library.index_for(text)  # every list's for `in:all`
         self.screen.refresh_header()  # the words typed, "searching…" ("indexing…" until the index answers)
@@ -70,8 +77,11 @@ class Searcher:
     def apply_result(self, text: str, result) -> None:
         if self.view.take(text, result):  # else a newer query is on its way
             self.screen.apply_view()
+            if self.index is not None and not getattr(result, "partial", False):
+                self.answered.set()
 
     def start_index(self) -> None:
+        self.answered.clear()
         self.screen.run_in_thread(self.build_index, group="index", exclusive=True)
 
     def build_index(self) -> None:
@@ -98,6 +108,7 @@ class Searcher:
                 return
             related = RelatedIndex(index)
             self.screen.deliver(self.index_ready, index, related)
+            self._wait_for_answer(cancelled)
             self.screen.app.store.all()  # what every search reads (0.7 s for 100k annotations): not by the first
             related.lengths(cancelled)
         except BuildCancelled:  # the app is closing, or a new index was asked for
@@ -108,6 +119,15 @@ class Searcher:
         if titled and not worker.is_cancelled:
             index.derived_titles()  # what title: searches look up (0.8 s at 100k papers)
         self.screen.deliver(self.screen.app.tell_cache_refused)  # a cache not saved is said now, not at a poll
+
+    def _wait_for_answer(self, cancelled: threading.Event) -> None:
+        """Wait (in the index's worker thread) until the view shows the index's answer to the words typed while it
+        opened, for ANSWER_WAIT seconds at most: the rest of the background work shared the interpreter with that
+        search, which took twice its CPU time to answer (0.1 s for 'graph neural network' at 100k papers)."""
+        deadline = time.monotonic() + ANSWER_WAIT
+        while not self.answered.wait(0.02):
+            if cancelled.is_set() or time.monotonic() > deadline:
+                return
 
     def building(self) -> None:
         """The index is built anew, which takes a while: a query waiting for it is answered from the papers' texts
@@ -125,6 +145,8 @@ class Searcher:
         self.opening = False
         if self.view.query:
             self.refresh()
+        else:
+            self.answered.set()  # no words to answer: the background work goes on at once
         self.screen.app.index_ready(related)
         position = self.screen.paper_list.current
         if position is not None:
