@@ -171,9 +171,13 @@ async def test_the_background_work_after_the_index_waits_for_its_answer_to_the_s
     async with app.run_test(size=(120, 40)) as pilot:
         main = app.main_screen
         await pilot.press("slash", *"curvature")
+        await pilot.pause()
+        header = widget_text(app, StatusLine)
+        assert "curvature" in header and "indexing…" in header  # never an older query's count
         release.set()
         await wait_until(pilot, lambda: main.view.result is not None, "the index's answer")
         assert not main.view.result.partial and main.view.matches == 1
+        assert "indexing…" not in widget_text(app, StatusLine) and "searching…" not in widget_text(app, StatusLine)
         await wait_until(pilot, lambda: answered_then, "the background work after the index")
         assert answered_then[0]  # the answer was listed first
         await settle(pilot)
