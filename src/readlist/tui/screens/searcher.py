@@ -10,6 +10,14 @@ from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
 
+# What the index's worker runs, imported with this module, before the first paint (35 ms of CPU): imported in the
+# worker while the UI handled the keys typed at start, the same modules took 140-180 ms, each file read giving the
+# interpreter away and waiting to get it back; imported on the UI thread after the first paint, they held it 60 ms.
+from ...core.papers import title_cache
+from ...core.search import cache as index_cache
+from ...core.search.index import BuildCancelled
+from ...core.search.related import RelatedIndex
+from ...core.search.scan import scan
 from .library import everywhere
 
 if TYPE_CHECKING:
@@ -60,9 +68,6 @@ class Searcher:
     def run_search(self, text: str, index) -> None:
         """Search `text` in `index` (in a worker thread) and hand the result to apply_result; before the index is
         ready (None), the papers' texts are read for its words (a partial result: the index's answer follows)."""
-        from ...core.search.index import BuildCancelled
-        from ...core.search.scan import scan
-
         worker = get_current_worker()
         try:
             if index is not None:
@@ -90,17 +95,12 @@ class Searcher:
         lengths that related papers need; then the derived titles a `title:` search reads, from the cache, or for
         a list of less than TITLES_AHEAD papers derived (a bigger list derives the titles of the rows it shows, and
         a `title:` search those it checks)."""
-        from ...core.papers import title_cache
-        from ...core.search.cache import load_or_build
-        from ...core.search.index import BuildCancelled
-        from ...core.search.related import RelatedIndex
-
         worker = get_current_worker()
         cancelled = worker.cancelled_event
         papers = self.screen.papers.papers
         try:
             try:
-                index = load_or_build(papers, cancelled=cancelled, building=self.building)
+                index = index_cache.load_or_build(papers, cancelled=cancelled, building=self.building)
             except BaseException:
                 self.building()  # a query waiting for the index is answered from the texts (and the error said)
                 raise
