@@ -653,6 +653,26 @@ def test_the_word_being_typed_never_drops_the_kept_scores_of_the_words_typed_bef
     assert (list(typed_on.positions), list(typed_on.scores)) == (list(fresh.positions), list(fresh.scores))
 
 
+def test_a_search_typed_over_stops_once_its_papers_scores_are_summed(monkeypatch):
+    # Summing and sorting the scores of 90k papers takes 30-80 ms, which the query typed next waited for.
+    import threading
+
+    from readlist.core.search import evaluate
+    from readlist.core.search.index import BuildCancelled
+
+    index = SearchIndex.build(make(ABSTRACTS))
+    gave_up = threading.Event()
+    summed = evaluate._summed
+
+    def typed_over(keys, parts):
+        gave_up.set()  # a newer query arrives as the scores are summed
+        return summed(keys, parts)
+
+    monkeypatch.setattr(evaluate, "_summed", typed_over)
+    with pytest.raises(BuildCancelled):
+        index.search("diffusion models", cancelled=gave_up)
+
+
 def test_marks_alone_are_searched_by_their_marks_and_folded_to_one_shared_form(papers):
     # A whole list marked read is 100k annotations with nothing to fold: they share one searchable form each.
     from readlist.core.search import notes as search_notes

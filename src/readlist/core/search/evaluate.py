@@ -253,8 +253,10 @@ class Evaluation:
                 parts.append(notes)
         self.check()
         best = _summed(list(candidates), parts)
+        self.check()  # each step here takes 10-60 ms at 100k papers, which the query typed next would wait for
         first = sorted(full)
         first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
+        self.check()
         rest = sorted(filterfalse(full.__contains__, candidates)) if candidates is not full else []
         rest.sort(key=best.__getitem__, reverse=True)  # by score: one rare word outweighs two common ones
         positions = first + rest
