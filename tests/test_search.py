@@ -615,12 +615,10 @@ def test_a_search_excluding_a_common_word_stops_when_its_caller_gives_up():
     assert full(index, "graphs -the", cancelled=threading.Event()) == list(range(0, 200, 2))
 
 
-def test_typing_on_scores_the_words_before_the_last_once(monkeypatch):
-    # At 100k papers each word's scores take tens of milliseconds: the words typed before the one being typed are
-    # scored for the first query holding them, and kept for the next, which ranks as a fresh index does.
-    papers = make(ABSTRACTS)
-    index = SearchIndex.build(papers)
-    scored = []
+@pytest.fixture
+def scored(monkeypatch) -> list[list[str]]:
+    """The variants of each word the searches score from now on (their terms, sorted), one list a word."""
+    scored: list[list[str]] = []
     word_scores = SearchIndex.word_scores
 
     def counting(self, variants, *args, **kwargs):
@@ -628,6 +626,14 @@ def test_typing_on_scores_the_words_before_the_last_once(monkeypatch):
         return word_scores(self, variants, *args, **kwargs)
 
     monkeypatch.setattr(SearchIndex, "word_scores", counting)
+    return scored
+
+
+def test_typing_on_scores_the_words_before_the_last_once(scored):
+    # At 100k papers each word's scores take tens of milliseconds: the words typed before the one being typed are
+    # scored for the first query holding them, and kept for the next, which ranks as a fresh index does.
+    papers = make(ABSTRACTS)
+    index = SearchIndex.build(papers)
     index.search("diffusion models g")
     scored.clear()
     typed_on = index.search("diffusion models ge")
@@ -635,6 +641,45 @@ def test_typing_on_scores_the_words_before_the_last_once(monkeypatch):
     fresh = SearchIndex.build(papers).search("diffusion models ge")
     assert (list(typed_on.positions), list(typed_on.scores)) == (list(fresh.positions), list(fresh.scores))
     assert typed_on.full_matches == fresh.full_matches == 2
+
+
+def test_the_word_being_typed_never_drops_the_kept_scores_of_the_words_typed_before_it(monkeypatch, scored):
+    # Three common words at 100k papers fill what is kept: each key's prefix ("m", "mo", "mod") dropped the words
+    # before it, which were then scored again at every key (0.29 s of CPU for the last key of "large langauge models").
+    from readlist.core.search import evaluate
+
+    papers = make(ABSTRACTS)
+    index = SearchIndex.build(papers)
+    monkeypatch.setattr(evaluate, "WORD_SCORES_KEPT", 5)  # room for the two words typed (5 papers), no more
+    index.search("diffusion models ")
+    for typed in ("diffusion models g", "diffusion models ge", "diffusion models gen"):
+        scored.clear()
+        index.search(typed)
+        last = typed.rsplit(" ", 1)[1]
+        assert len(scored) == 1 and all(term.startswith(last) for term in scored[0]), typed  # the last word's only
+    fresh = SearchIndex.build(papers).search("diffusion models gen")
+    typed_on = index.search("diffusion models gen")
+    assert (list(typed_on.positions), list(typed_on.scores)) == (list(fresh.positions), list(fresh.scores))
+
+
+def test_a_search_typed_over_stops_once_its_papers_scores_are_summed(monkeypatch):
+    # Summing and sorting the scores of 90k papers takes 30-80 ms, which the query typed next waited for.
+    import threading
+
+    from readlist.core.search import evaluate
+    from readlist.core.search.index import BuildCancelled
+
+    index = SearchIndex.build(make(ABSTRACTS))
+    gave_up = threading.Event()
+    summed = evaluate._summed
+
+    def typed_over(keys, parts):
+        gave_up.set()  # a newer query arrives as the scores are summed
+        return summed(keys, parts)
+
+    monkeypatch.setattr(evaluate, "_summed", typed_over)
+    with pytest.raises(BuildCancelled):
+        index.search("diffusion models", cancelled=gave_up)
 
 
 def test_marks_alone_are_searched_by_their_marks_and_folded_to_one_shared_form(papers):

@@ -134,6 +134,55 @@ async def test_a_search_typed_while_the_cached_index_is_opened_waits_for_it_rath
         assert main.current_paper.text.startswith("Graph neural networks")
 
 
+async def test_the_background_work_after_the_index_waits_for_its_answer_to_the_search_typed_while_it_opened(
+    tmp_path, monkeypatch
+):
+    # At 100k papers the related papers' lengths, the annotations and the titles read after the index opened shared
+    # the interpreter with the search typed meanwhile, which took twice its CPU time to answer.
+    from readlist.core.search.index import SearchIndex
+    from readlist.core.search.related import RelatedIndex
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)  # the index is in the cache now
+    release, went_on, answered_then = threading.Event(), threading.Event(), []
+    load, search, lengths = index_cache.load, SearchIndex.search, RelatedIndex.lengths
+
+    def slow_load(path, key):
+        release.wait(10)
+        return load(path, key)
+
+    def slow_search(self, *args, **kwargs):
+        went_on.wait(0.5)  # background work going on meanwhile is seen doing so
+        return search(self, *args, **kwargs)
+
+    def measured(self, cancelled=None):
+        if threading.current_thread().name.startswith("readlist-related"):  # the shown paper's related, looked up
+            return lengths(self, cancelled)
+        result = app.main_screen.view.result
+        answered_then.append(result is not None and not result.partial and result.query == "curvature")
+        went_on.set()
+        return lengths(self, cancelled)
+
+    monkeypatch.setattr(index_cache, "load", slow_load)
+    monkeypatch.setattr(SearchIndex, "search", slow_search)
+    monkeypatch.setattr(RelatedIndex, "lengths", measured)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"curvature")
+        await pilot.pause()
+        header = widget_text(app, StatusLine)
+        assert "curvature" in header and "indexing…" in header  # never an older query's count
+        release.set()
+        await wait_until(pilot, lambda: main.view.result is not None, "the index's answer")
+        assert not main.view.result.partial and main.view.matches == 1
+        assert "indexing…" not in widget_text(app, StatusLine) and "searching…" not in widget_text(app, StatusLine)
+        await wait_until(pilot, lambda: answered_then, "the background work after the index")
+        assert answered_then[0]  # the answer was listed first
+        await settle(pilot)
+
+
 async def test_a_typo_before_the_index_is_built_says_the_index_will_match_it_then_finds_the_paper(
     tmp_path, monkeypatch
 ):

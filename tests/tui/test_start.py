@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 
 from textual.css.query import NoMatches
@@ -85,3 +86,43 @@ async def test_a_search_typed_once_the_start_is_over_reads_no_annotation(tmp_pat
         await pilot.press("slash", *"curvature")
         await wait_until(pilot, lambda: app.main_screen.view.matches == 1, "the search's answer")
         assert read == []  # read once at the start, after the index: not by the first search
+
+
+IMPORTS_AT_START = r"""
+import asyncio, sys, threading
+from pathlib import Path
+
+importer = []  # the thread that imported the index's cache module
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        if name == "readlist.core.search.cache":
+            importer.append(threading.current_thread().name)
+        return None
+sys.meta_path.insert(0, Watch())
+
+from readlist.core.papers.reader import parse_text
+from readlist.tui.app import ReadlistApp
+
+async def main(tmp):
+    papers = parse_text("Graph neural networks.\n\nDiffusion models.\n", str(tmp / "papers.txt"))
+    app = ReadlistApp(papers, tmp / "db.json", cursor_blink=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        while app.main_screen.searcher.index is None:
+            await asyncio.sleep(0.01)
+    print(importer)
+
+asyncio.run(main(Path(sys.argv[1])))
+"""
+
+
+def test_what_the_index_worker_runs_is_imported_with_the_app_before_it_starts(tmp_path):
+    # Imported in the worker while the UI handled the keys typed at start, its 35 ms of imports took 140-180 ms: each
+    # file read gave the interpreter away and waited to get it back. In a fresh interpreter, as a start is.
+    import subprocess
+    import sys
+
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORTS_AT_START, str(tmp_path)], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip().splitlines()[-1] == "['MainThread']"

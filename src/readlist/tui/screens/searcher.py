@@ -3,11 +3,21 @@ worker thread, its result handed back to the screen (before the index is ready, 
 
 from __future__ import annotations
 
+import threading
+import time
 from contextlib import suppress
 from typing import TYPE_CHECKING
 
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, get_current_worker
 
+# What the index's worker runs, imported with this module, before the first paint (35 ms of CPU): imported in the
+# worker while the UI handled the keys typed at start, the same modules took 140-180 ms, each file read giving the
+# interpreter away and waiting to get it back; imported on the UI thread after the first paint, they held it 60 ms.
+from ...core.papers import title_cache
+from ...core.search import cache as index_cache
+from ...core.search.index import BuildCancelled
+from ...core.search.related import RelatedIndex
+from ...core.search.scan import scan
 from .. import memory
 from .library import everywhere
 
@@ -15,6 +25,7 @@ if TYPE_CHECKING:
     from .main import MainScreen
 
 TITLES_AHEAD = 20_000  # papers: a list this small has every title derived in the background (2 s at most)
+ANSWER_WAIT = 2.0  # seconds the background work waits at most for the index's first answer (see build_index)
 
 
 class Searcher:
@@ -29,6 +40,8 @@ class Searcher:
         # opening down for an answer of its own that comes no sooner.
         self.opening = True
         self._search: Worker | None = None  # the latest search, whose result the view is waiting for
+        # Set once the view shows the index's answer to the words typed while it opened, or there were none.
+        self.answered = threading.Event()
 
     def refresh(self) -> None:
         """List what the view state asks for now: every paper at once, else once its search answers."""
@@ -37,6 +50,8 @@ class Searcher:
             self.screen.library.leave()
             self.view.result = None
             self.screen.apply_view()
+            if self.index is not None:
+                self.answered.set()  # no words left to answer
             return
         index = self.screen.library.index_for(text)  # every list's for `in:all`
         self.screen.refresh_header()  # the words typed, "searching…" ("indexing…" until the index answers)
@@ -54,9 +69,6 @@ class Searcher:
     def run_search(self, text: str, index) -> None:
         """Search `text` in `index` (in a worker thread) and hand the result to apply_result; before the index is
         ready (None), the papers' texts are read for its words (a partial result: the index's answer follows)."""
-        from ...core.search.index import BuildCancelled
-        from ...core.search.scan import scan
-
         worker = get_current_worker()
         try:
             if index is not None:
@@ -71,8 +83,11 @@ class Searcher:
     def apply_result(self, text: str, result) -> None:
         if self.view.take(text, result):  # else a newer query is on its way
             self.screen.apply_view()
+            if self.index is not None and not getattr(result, "partial", False):
+                self.answered.set()
 
     def start_index(self) -> None:
+        self.answered.clear()
         self.screen.run_in_thread(self.build_index, group="index", exclusive=True)
 
     def build_index(self) -> None:
@@ -81,17 +96,12 @@ class Searcher:
         lengths that related papers need; then the derived titles a `title:` search reads, from the cache, or for
         a list of less than TITLES_AHEAD papers derived (a bigger list derives the titles of the rows it shows, and
         a `title:` search those it checks)."""
-        from ...core.papers import title_cache
-        from ...core.search.cache import load_or_build
-        from ...core.search.index import BuildCancelled
-        from ...core.search.related import RelatedIndex
-
         worker = get_current_worker()
         cancelled = worker.cancelled_event
         papers = self.screen.papers.papers
         try:
             try:
-                index = load_or_build(papers, cancelled=cancelled, building=self.building)
+                index = index_cache.load_or_build(papers, cancelled=cancelled, building=self.building)
             except BaseException:
                 self.building()  # a query waiting for the index is answered from the texts (and the error said)
                 raise
@@ -99,6 +109,7 @@ class Searcher:
                 return
             related = RelatedIndex(index)
             self.screen.deliver(self.index_ready, index, related)
+            self._wait_for_answer(cancelled)
             self.screen.app.store.all()  # what every search reads (0.7 s for 100k annotations): not by the first
             related.lengths(cancelled)
         except BuildCancelled:  # the app is closing, or a new index was asked for
@@ -110,6 +121,15 @@ class Searcher:
             index.derived_titles()  # what title: searches look up (0.8 s at 100k papers)
         memory.loaded()
         self.screen.deliver(self.screen.app.tell_cache_refused)  # a cache not saved is said now, not at a poll
+
+    def _wait_for_answer(self, cancelled: threading.Event) -> None:
+        """Wait (in the index's worker thread) until the view shows the index's answer to the words typed while it
+        opened, for ANSWER_WAIT seconds at most: the rest of the background work shared the interpreter with that
+        search, which took twice its CPU time to answer (0.1 s for 'graph neural network' at 100k papers)."""
+        deadline = time.monotonic() + ANSWER_WAIT
+        while not self.answered.wait(0.02):
+            if cancelled.is_set() or time.monotonic() > deadline:
+                return
 
     def building(self) -> None:
         """The index is built anew, which takes a while: a query waiting for it is answered from the papers' texts
@@ -127,6 +147,8 @@ class Searcher:
         self.opening = False
         if self.view.query:
             self.refresh()
+        else:
+            self.answered.set()  # no words to answer: the background work goes on at once
         self.screen.app.index_ready(related)
         position = self.screen.paper_list.current
         if position is not None:
