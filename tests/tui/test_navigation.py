@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from urllib.parse import quote_plus
 
 import pytest
+from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
 from rich.text import Text
 from textual import events
 from textual.strip import Strip
 
 from readlist.tui.screens.dialogs.help import HelpScreen
+from readlist.tui.widgets import paper_row
 from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.paper_list import DRAWN_ROWS, PaperListView
-from readlist.tui.widgets.paper_row import RowLook
+from readlist.tui.widgets.paper_row import RowLook, fit
 from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import (
@@ -773,6 +776,43 @@ async def test_rows_are_drawn_as_rich_draws_them_without_rendering_each_through_
             monkeypatch.setattr(Text, "render", lambda *_: pytest.fail("a row rendered through rich"))
             assert [list(paper_list.row_line(row, width)) for row in rows] == expected, width
             monkeypatch.undo()
+
+
+def test_titles_are_cut_where_rich_cuts_them_and_a_long_plain_one_without_measuring_it(monkeypatch):
+    def as_rich_cuts(text: str, cells: int) -> str:
+        if cell_len(text) <= cells:
+            return text
+        return set_cell_size(text, max(cells - 1, 0)).rstrip() + "…"
+
+    pieces = [
+        "a",
+        "Z",
+        " ",
+        "~",
+        "é",
+        "ß",
+        "深",
+        "🚀",
+        "e\u0301",
+        "\u200d",
+        "\ufe0f",
+        "👨\u200d👩",
+        "…",
+        "—",
+        "\x7f",
+        "α",
+    ]
+    rng = random.Random(20)
+    texts = ["", "x" * 40, "Short", "A plain title that goes on …", "A title  with spaces   "]
+    texts += [
+        "".join(rng.choice(pieces[: rng.randint(4, len(pieces))]) for _ in range(rng.randint(0, 60)))
+        for _ in range(3000)
+    ]
+    for text in texts:
+        for cells in (-2, 0, 1, 2, 5, 8, 9, 20, 39, 80):
+            assert fit(text, cells) == as_rich_cuts(text, cells), (text, cells)
+    monkeypatch.setattr(paper_row, "cell_len", lambda *_: pytest.fail("a plain title measured"))
+    assert fit("Graph neural networks for molecules, at scale and with guarantees …", 20) == "Graph neural networ…"
 
 
 async def test_the_list_keeps_its_last_drawn_rows_when_it_has_drawn_too_many(tmp_path):
