@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import random
 from urllib.parse import quote_plus
 
+import pytest
+from rich.cells import cell_len, set_cell_size
+from rich.segment import Segment
+from rich.text import Text
 from textual import events
+from textual.strip import Strip
 
 from readlist.tui.screens.dialogs.help import HelpScreen
+from readlist.tui.widgets import paper_row
 from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.detail_body import DetailBody
-from readlist.tui.widgets.paper_list import PaperListView
+from readlist.tui.widgets.paper_list import DRAWN_ROWS, PaperListView
+from readlist.tui.widgets.paper_row import RowLook, fit
 from readlist.tui.widgets.search_bar import SearchBar
 
 from .conftest import (
@@ -707,6 +715,119 @@ async def test_the_list_highlights_the_cursors_row_and_shows_each_mark_at_once_a
             assert main.current_paper.title[:20] in shown(paper_list.cursor)
         # starred, marked (the cursor moved on), then reading: `r` acts on the marked paper
         assert shown(0).startswith("★◐▸") and shown(1).startswith(" ○ ")
+
+
+def many_papers(count: int) -> str:
+    """A list of `count` abstracts, some in other scripts, some long."""
+    words = ["graph", "neural", "Straße", "naïve", "深層学習", "画像認識", "🚀", "e\u0301te\u0301", "models"]
+    abstracts = [f"Study {n}: " + " ".join(words[(n + k) % 9] for k in range(3 + n % 40)) for n in range(count)]
+    return "Many papers\n\n" + "\n\n".join(abstracts) + "\n"
+
+
+async def test_rows_are_drawn_as_rich_draws_them_without_rendering_each_through_rich(tmp_path, monkeypatch):
+    # A row's runs and styles are made by the list itself (rich's Text.render made each row's styles anew); the
+    # segments must be exactly rich's: titles of wide, accented, combining and emoji characters, long and short,
+    # stars, statuses, marks, tags, list names, search matches, the cursor's row, narrow and wide lists.
+    app = make_app(tmp_path, many_papers(1500))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper_list = app.main_screen.paper_list
+        titles = [
+            "深層学習による画像認識の研究とその応用について",
+            "Café résumé naïve — Über Straße",
+            "e\u0301te\u0301 ok",
+            "🚀 Rocket-fast LLMs 🤖 with emoji",
+            "x" * 300,
+            "Short",
+            "Grâph nëural nétworks ✓ 图神经网络",
+        ]
+        statuses = ("unread", "reading", "read")
+
+        def look(paper) -> RowLook:
+            n = paper.index
+            return RowLook(
+                starred=n % 2 == 0,
+                status=statuses[n % 3],
+                tags=("ml", "graph-theory", "日本語")[: n % 4],
+                title=titles[n % len(titles)] if n % 5 else None,
+                marked=n % 7 == 0,
+                source="a-very-long-list-name" if n % 11 == 0 else None,
+            )
+
+        def spans(shown: str) -> list[tuple[int, int]]:
+            return [(0, 3), (2, 6), (len(shown) - 2, len(shown))] if len(shown) > 8 else []
+
+        base, console = paper_list.style_of(""), app.console
+
+        def as_rich_draws(row: int, width: int) -> Strip:
+            text = paper_list.render_row(paper_list.position_at(row), width)
+            if row == paper_list.cursor:
+                text.stylize(paper_list.style_of("cursor"))
+            segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in text.render(console)]
+            return Strip(segments).adjust_cell_length(width, base)
+
+        paper_list.look = look
+        rows = range(paper_list.row_count)
+        assert len(rows) == 1500
+        for width, bylines, with_spans in ((118, True, True), (60, False, True), (39, True, False), (12, False, True)):
+            paper_list.bylines, paper_list.spans = bylines, spans if with_spans else None
+            paper_list.redraw()
+            expected = [list(as_rich_draws(row, width)) for row in rows]
+            monkeypatch.setattr(Text, "render", lambda *_: pytest.fail("a row rendered through rich"))
+            assert [list(paper_list.row_line(row, width)) for row in rows] == expected, width
+            monkeypatch.undo()
+
+
+def test_titles_are_cut_where_rich_cuts_them_and_a_long_plain_one_without_measuring_it(monkeypatch):
+    def as_rich_cuts(text: str, cells: int) -> str:
+        if cell_len(text) <= cells:
+            return text
+        return set_cell_size(text, max(cells - 1, 0)).rstrip() + "…"
+
+    pieces = [
+        "a",
+        "Z",
+        " ",
+        "~",
+        "é",
+        "ß",
+        "深",
+        "🚀",
+        "e\u0301",
+        "\u200d",
+        "\ufe0f",
+        "👨\u200d👩",
+        "…",
+        "—",
+        "\x7f",
+        "α",
+    ]
+    rng = random.Random(20)
+    texts = ["", "x" * 40, "Short", "A plain title that goes on …", "A title  with spaces   "]
+    texts += [
+        "".join(rng.choice(pieces[: rng.randint(4, len(pieces))]) for _ in range(rng.randint(0, 60)))
+        for _ in range(3000)
+    ]
+    for text in texts:
+        for cells in (-2, 0, 1, 2, 5, 8, 9, 20, 39, 80):
+            assert fit(text, cells) == as_rich_cuts(text, cells), (text, cells)
+    monkeypatch.setattr(paper_row, "cell_len", lambda *_: pytest.fail("a plain title measured"))
+    assert fit("Graph neural networks for molecules, at scale and with guarantees …", 20) == "Graph neural networ…"
+
+
+async def test_the_list_keeps_its_last_drawn_rows_when_it_has_drawn_too_many(tmp_path):
+    # Past DRAWN_ROWS the oldest row goes: clearing them all made the next key draw a whole page again.
+    app = make_app(tmp_path, many_papers(DRAWN_ROWS + 1))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        paper_list = app.main_screen.paper_list
+        width = paper_list.scrollable_content_region.width
+        for row in range(DRAWN_ROWS + 1):
+            paper_list.row_line(row, width)
+        kept = paper_list._drawn
+        assert len(kept) == DRAWN_ROWS
+        assert (paper_list.position_at(0), width, True) not in kept
+        assert (paper_list.position_at(DRAWN_ROWS), width, False) in kept
 
 
 async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_never_as_it_was_before_a_change(

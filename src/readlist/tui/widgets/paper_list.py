@@ -6,9 +6,13 @@ the position array and never mounts widgets.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import partial
+from itertools import pairwise
+from operator import itemgetter
 
+from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -30,6 +34,17 @@ Spans = Callable[[str], list[tuple[int, int]]]
 
 
 DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
+
+
+def fitted(segments: list[Segment], width: int, style: Style) -> Strip:
+    """A row's segments as a strip `width` cells wide, padded with `style`: as `Strip.adjust_cell_length` pads it,
+    without making a strip of the row first."""
+    cells = sum(cell_len(segment.text) for segment in segments)
+    if cells > width:
+        return Strip(segments, cells).adjust_cell_length(width, style)
+    if cells < width:
+        segments.append(Segment(" " * (width - cells), style))
+    return Strip(segments, width)
 
 
 def derive_titles(papers: Sequence[Paper]) -> None:
@@ -89,7 +104,8 @@ class PaperListView(KeptLines, ScrollView, can_focus=True):
         self.spans: Spans | None = None
         self._last_highlight: int | None = -1
         self._styles: dict[str, Style] = {}
-        self._drawn: dict[tuple[int, int, bool], Strip] = {}  # (position, width, under cursor) -> row
+        self._combined: dict[tuple[Style, ...], Style] = {}  # a run's span styles -> its style on the list's own
+        self._drawn: OrderedDict[tuple[int, int, bool], Strip] = OrderedDict()  # (position, width, cursor) -> row
 
     # -- data -------------------------------------------------------------------------------
     def set_view(
@@ -250,6 +266,7 @@ class PaperListView(KeptLines, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._styles.clear()
+        self._combined.clear()
         self._drawn.clear()
 
     def take_papers(self, papers: Sequence[Paper]) -> None:
@@ -287,13 +304,41 @@ class PaperListView(KeptLines, ScrollView, can_focus=True):
             text = self.render_row(position, width)
             if key[2]:
                 text.stylize(self.style_of("cursor"))
-            rendered = text.render(self.app.console)
-            segments = [Segment(seg.text, base + seg.style if seg.style else base) for seg in rendered]
-            strip = Strip(segments).adjust_cell_length(width, base)
-            if len(self._drawn) >= DRAWN_ROWS:
-                self._drawn.clear()
+            strip = fitted(self.segments_of(text, base), width, base)
+            if len(self._drawn) >= DRAWN_ROWS:  # the oldest row goes: clearing them all redrew a whole page at once
+                self._drawn.popitem(last=False)
             self._drawn[key] = strip
         return strip
+
+    def segments_of(self, text: Text, base: Style) -> list[Segment]:
+        """`text` cut into runs of one style each, over the list's own style: what rich's `Text.render` gives, with
+        each run's style combined once for all rows rather than once for each row (a page's new rows cost twice as
+        much through rich)."""
+        plain, spans = text.plain, text.spans
+        if not spans:
+            return [Segment(plain, base)]
+        edges = [
+            (0, False, 0),
+            *((span.start, False, index) for index, span in enumerate(spans, 1)),
+            *((span.end, True, index) for index, span in enumerate(spans, 1)),
+            (len(plain), True, 0),
+        ]
+        edges.sort(key=itemgetter(0, 1))
+        open_spans: list[int] = []
+        segments = []
+        for (offset, leaving, index), (next_offset, _, _) in pairwise(edges):
+            if leaving:
+                open_spans.remove(index)
+            else:
+                open_spans.append(index)
+            if next_offset > offset:
+                styles = tuple(spans[index - 1].style for index in sorted(open_spans) if index)
+                style = self._combined.get(styles)
+                if style is None:
+                    combined = Style.combine((Style.null(), *styles))
+                    style = self._combined[styles] = base + combined if combined else base
+                segments.append(Segment(plain[offset:next_offset], style))
+        return segments
 
     def render_row(self, position: int, width: int) -> Text:
         paper = self.papers[position]

@@ -38,6 +38,12 @@ class RowLook:
 
 def fit(text: str, cells: int) -> str:
     """`text` cut to at most `cells` terminal cells with an ellipsis (a CJK character takes two)."""
+    head = text[: cells + 1]
+    if len(head) > cells and head.isascii() and head.isprintable():
+        # A cell a character, each its own: the text is longer than `cells` and is cut where rich would cut it,
+        # without measuring the whole of it (most derived titles end in a non-ASCII '…', which made rich measure
+        # every character of a long title one by one).
+        return text[: max(cells - 1, 0)].rstrip() + "…"
     if cell_len(text) <= cells:
         return text
     return set_cell_size(text, max(cells - 1, 0)).rstrip() + "…"  # padded where a wide character did not fit
