@@ -6,12 +6,13 @@ Everything lives in a few flat arrays so the index is compact, immutable, and qu
 from __future__ import annotations
 
 import gc
+import heapq
 import re
 import threading
 import time
 from array import array
 from collections import Counter, deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
@@ -219,13 +220,23 @@ def _build(rows: Iterable[Row], first: int, cancelled: threading.Event | None, a
     )
 
 
+def _sorted_union(sorted_terms: list[Sequence[str]]) -> Iterator[str]:
+    """The terms of parts (each sorted, without repeats) in order, each once: merged a term at a time, not sorted in
+    one call, which held the interpreter 70 ms at 100,000 papers (the UI waiting for it)."""
+    last = None
+    for term in heapq.merge(*sorted_terms):
+        if term != last:
+            yield term
+            last = term
+
+
 def merge(parts: Sequence[IndexData]) -> IndexData:
     """One index of parts built apart, in the order of their papers (each numbered from where the one before ends):
     the same index as one build of all their papers. A loop of small steps, so the thread running it never holds
     the interpreter long (a UI thread beside it keeps drawing)."""
     if len(parts) == 1:
         return parts[0]
-    terms = sorted(set().union(*(part.terms for part in parts)))
+    terms = list(_sorted_union([part.terms for part in parts]))
     lookups = [dict(zip(part.terms, range(len(part.terms)), strict=True)) for part in parts]
     kinds = ("body", "title", "authors")
     merged = {kind: Postings(array("I", [0]), array("I"), array("H") if kind == "body" else None) for kind in kinds}
