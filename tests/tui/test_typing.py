@@ -76,3 +76,17 @@ async def test_the_header_names_new_words_as_soon_as_the_bar_holds_them(app):
         assert "query: graph n" in status.content.plain and "searching…" in status.content.plain
         await settle(pilot)
         assert "query: graph n" in header(app) and "searching" not in header(app)
+
+
+async def test_slash_focuses_the_search_bar_without_measuring_the_whole_screen_to_scroll_it_into_view(app):
+    # The bar is docked at the top, always in view: checking whether it was (every widget of the screen placed
+    # again) held the UI 60 ms at the first `/` of a start.
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        screen = app.main_screen
+        checked = []
+        view_entire = screen.can_view_entire
+        screen.can_view_entire = lambda widget: checked.append(widget) or view_entire(widget)
+        await pilot.press("slash", *"graph")
+        await wait_until(pilot, lambda: "query: graph" in header(app), "the words typed")
+        assert screen.focused is screen.query_one("#search") and checked == []

@@ -68,7 +68,7 @@ class Navigator:
         screen.set_class(False, "show-detail")
         search.reopen()
         # Focus now, not on the next message cycle: keys typed right after `/` must reach the bar.
-        screen.set_focus(search)
+        screen.set_focus(search, scroll_visible=False)  # docked, always in view: no reflow of the screen to check
 
     def action_open_detail(self) -> None:
         screen = self.screen
