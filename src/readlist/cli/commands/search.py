@@ -58,9 +58,14 @@ def matching_papers(ctx: Context, query: str) -> list:
         fail(f"-q: {exc}")
 
 
+def has_database(ctx: Context) -> bool:
+    """Whether the command has a database to read annotations from (searching never creates one)."""
+    return getattr(type(ctx), "store", None) is not None and ctx.db_file.exists()
+
+
 def annotations_of(ctx: Context) -> dict:
     """The user's annotations, when there is a database (searching never creates one)."""
-    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
+    if not has_database(ctx):
         return {}
     return ctx.store.all()
 
@@ -71,7 +76,7 @@ def searched_annotations(ctx: Context, query, as_json: bool) -> dict:
     from it (JSON prints the marks of the papers found: see `printed_annotations`)."""
     if any(term.kind == "is" for term in query.terms):
         return annotations_of(ctx)
-    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists():
+    if not has_database(ctx):
         return {}
     worded = ctx.store.worded()
     if not as_json:
@@ -82,7 +87,7 @@ def searched_annotations(ctx: Context, query, as_json: bool) -> dict:
 def printed_annotations(ctx: Context, papers, annotations: dict) -> dict:
     """The annotations of the papers a search prints, by paper id, from the database (the search may have read only
     those holding words: `searched_annotations`)."""
-    if getattr(type(ctx), "store", None) is None or not ctx.db_file.exists() or not papers:
+    if not papers or not has_database(ctx):
         return annotations
     return {paper.id: note for paper, note in zip(papers, ctx.store.get_many(papers), strict=True)}
 
