@@ -265,3 +265,95 @@ def test_parts_are_merged_into_the_index_of_one_build_without_sorting_all_their_
     for kind in ("body", "title", "authors"):
         one, other = getattr(merged, kind), getattr(whole, kind)
         assert (one.starts, one.docs, one.tfs) == (other.starts, other.docs, other.tfs)
+
+
+def same_index(one, other) -> bool:
+    return (
+        one.terms == other.terms
+        and one.lengths == other.lengths
+        and all(
+            (getattr(one, kind).starts, getattr(one, kind).docs, getattr(one, kind).tfs)
+            == (getattr(other, kind).starts, getattr(other, kind).docs, getattr(other, kind).tfs)
+            for kind in ("body", "title", "authors")
+        )
+    )
+
+
+def gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+@pytest.fixture
+def early_allowed(monkeypatch):
+    """Any list of 2 papers or more is begun early, by two processes forked (this test's process may run threads
+    an earlier test left, which would forbid the fork)."""
+    monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)
+    monkeypatch.setattr(builder, "_cores", lambda: 2)
+    monkeypatch.setattr(builder, "_alone", lambda: True)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
+def test_an_index_begun_early_by_forked_processes_is_the_index_built_in_one_thread(early_allowed):
+    listed = papers(101)
+    early = builder.start_early(listed, "key")
+    pids = [pid for pid, _ in early.workers]
+    assert len(pids) == 2
+    assert same_index(early.collect(), build_data(listed))
+    assert early.workers == [] and all(gone(pid) for pid in pids)  # ended and reaped: no process left behind
+    early.cancel()  # again: nothing
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
+def test_an_early_build_whose_process_failed_is_built_anew(early_allowed, monkeypatch, in_processes):
+    listed = papers(40)
+
+    def failing(*args, **kwargs):
+        raise MemoryError
+
+    original = builder.build_rows
+    monkeypatch.setattr(builder, "build_rows", failing)  # as the forked processes run it
+    early = builder.start_early(listed, "key")
+    monkeypatch.setattr(builder, "build_rows", original)
+    assert same_index(builder.build(listed, early=early), build_data(listed))
+    assert len(in_processes) == 2  # built anew, by processes started for it
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
+def test_cancelling_an_early_build_kills_its_processes(early_allowed, monkeypatch):
+    monkeypatch.setattr(builder, "build_rows", lambda *args, **kwargs: threading.Event().wait(60))
+    early = builder.start_early(papers(10), "key")
+    pids = [pid for pid, _ in early.workers]
+    cancelled = threading.Event()
+    cancelled.set()
+    with pytest.raises(BuildCancelled):
+        early.collect(cancelled)
+    assert all(gone(pid) for pid in pids)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
+def test_an_early_build_is_used_only_for_its_papers_and_only_without_a_cached_index(early_allowed, tmp_path):
+    from readlist.core.search import cache as index_cache
+
+    listed, other = papers(30), papers(31)
+    early = index_cache.start_early(other, tmp_path)
+    pids = [pid for pid, _ in early.workers]
+    index = index_cache.load_or_build(listed, tmp_path, early=early)
+    assert all(gone(pid) for pid in pids)  # of other papers: stopped
+    assert same_index(index.data, build_data(listed))
+    assert index_cache.start_early(listed, tmp_path) is None  # cached now: opened, not built
+
+
+def test_no_process_is_forked_while_another_thread_runs(monkeypatch):
+    monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)
+    blocker = threading.Event()
+    running = threading.Thread(target=blocker.wait)
+    running.start()
+    try:
+        assert builder.start_early(papers(10), "key") is None
+    finally:
+        blocker.set()
+        running.join()

@@ -19,15 +19,40 @@ def slowed_index(monkeypatch) -> tuple[threading.Event, list[bool]]:
     release, seen_cancelled = threading.Event(), []
     original = index_cache.builder.build
 
-    def slow(papers, cancelled=None):
+    def slow(papers, cancelled=None, early=None):
         while not release.wait(0.01):
             if cancelled is not None and cancelled.is_set():
                 seen_cancelled.append(True)
-                return original(papers, cancelled)
-        return original(papers, cancelled)
+                return original(papers, cancelled, early)
+        return original(papers, cancelled, early)
 
     monkeypatch.setattr(index_cache.builder, "build", slow)
     return release, seen_cancelled
+
+
+async def test_a_large_lists_index_is_begun_before_the_first_paint_and_cached_once_it_answered(tmp_path, monkeypatch):
+    builder = index_cache.builder
+    monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)  # the five papers count as a large list
+    monkeypatch.setattr(builder, "_cores", lambda: 2)
+    monkeypatch.setattr(builder, "_alone", lambda: True)  # (threads an earlier test left in this process)
+    started = []
+
+    def start():  # a process started after the first paint (the build as it was): none is
+        started.append(True)
+        raise OSError("no process")
+
+    monkeypatch.setattr(builder, "_start", start)
+    app = make_app(tmp_path)
+    assert app.early_index is not None and len(app.early_index.workers) == 2  # begun with the app, before its paint
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"curvature")
+        await wait_until(pilot, lambda: main.view.result is not None and not main.view.result.partial, "the index")
+        assert main.view.matches == 1 and main.current_paper.text.startswith("Graph neural networks")
+        cached = tmp_path / "home" / ".cache" / "readlist" / "search"
+        await wait_until(pilot, lambda: list(cached.glob("*.idx")), "the index cached")
+    assert started == []
+    assert app.early_index is None
 
 
 async def test_a_search_typed_at_once_answers_before_the_index_is_built(tmp_path, monkeypatch):

@@ -15,11 +15,13 @@ from __future__ import annotations
 import os
 import pickle
 import selectors
+import signal
 import subprocess
 import sys
 import threading
 from collections import deque
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from pathlib import Path
 
 from ..papers.paper import Paper
@@ -31,9 +33,14 @@ BATCH = 1_000  # rows pickled at a time: the caller never holds the interpreter 
 WAIT = 0.1  # seconds between looks at `cancelled` while the workers index
 
 
-def build(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> IndexData:
+def build(papers: Sequence[Paper], cancelled: threading.Event | None = None, early: Early | None = None) -> IndexData:
     """The index data of the papers; raises BuildCancelled if `cancelled` is set meanwhile (the workers are
-    killed at once)."""
+    killed at once). `early`: workers already building these papers (see start_early), whose parts are merged;
+    should one of them fail, the papers are built anew."""
+    if early is not None:
+        data = early.collect(cancelled)
+        if data is not None:
+            return data
     read = rows(papers)
     processes = min(PROCESSES, _cores())
     if len(read) < IN_PROCESS_BELOW or not sys.executable or sys.platform == "win32":  # (no waiting on its pipes)
@@ -53,6 +60,126 @@ def build(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> 
             if worker.poll() is None:  # cancelled, or failed elsewhere: its work is of no use now
                 worker.kill()
             worker.wait()
+
+
+class Early:
+    """Worker processes forked with the papers in memory, each building the index of a part of them (start_early):
+    their parts are read and merged by `collect`, or they are killed by `cancel`."""
+
+    def __init__(self, key: str, workers: list[tuple[int, int]]) -> None:
+        self.key = key  # the content key of the papers they index (see cache.content_key)
+        self.workers = workers  # (process id, the read end of the pipe it writes its part to), in the papers' order
+
+    def collect(self, cancelled: threading.Event | None = None) -> IndexData | None:
+        """The index data of the papers, their parts merged as the workers end; None if one failed. Raises
+        BuildCancelled if `cancelled` is set meanwhile (the workers are killed at once)."""
+        chunks: dict[int, list[bytes]] = {fd: [] for _, fd in self.workers}
+        parts: dict[int, IndexData | None] = {}
+        try:
+            with selectors.DefaultSelector() as selector:
+                for _, fd in self.workers:
+                    selector.register(fd, selectors.EVENT_READ)
+                while selector.get_map():
+                    if cancelled is not None and cancelled.is_set():
+                        raise BuildCancelled
+                    for key, _ in selector.select(WAIT):
+                        chunk = os.read(key.fd, 1 << 20)
+                        if chunk:
+                            chunks[key.fd].append(chunk)
+                        else:  # its part is whole, or its worker failed
+                            selector.unregister(key.fd)
+                            parts[key.fd] = _loaded(chunks[key.fd])
+            failed = [pid for pid, _ in self.workers if _status(pid) != 0]
+            self.workers = []
+        finally:
+            self.cancel()
+        found = [parts.get(fd) for fd in chunks]
+        if failed or None in found:
+            return None
+        return merge(found)  # type: ignore[arg-type]
+
+    def cancel(self) -> None:
+        """Kill the workers still running and let go of their pipes (again: nothing)."""
+        workers, self.workers = self.workers, []
+        for pid, fd in workers:
+            with suppress(OSError):
+                os.close(fd)
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            _status(pid)
+
+
+def start_early(papers: Sequence[Paper], key: str) -> Early | None:
+    """Start building the papers' index at once, in worker processes forked from this one (its papers are theirs
+    without being sent, and no interpreter starts): one per core, each a part of the papers, while the app draws its
+    first screen on one core. None where processes are not forked
+    (another system than Linux, another thread running, which a child could find holding a lock), or the list is
+    small enough to be indexed in a moment."""
+    if not forks_early(papers):
+        return None
+    processes = min(PROCESSES, _cores())
+    size = -(-len(papers) // processes)
+    workers: list[tuple[int, int]] = []
+    for first in range(0, len(papers), size):
+        try:
+            workers.append(_fork(papers[first : first + size], first))
+        except OSError:  # no process can be started now: the build starts as usual, after the first paint
+            Early(key, workers).cancel()
+            return None
+    return Early(key, workers)
+
+
+def forks_early(papers: Sequence[Paper]) -> bool:
+    """Whether start_early would start processes for these papers."""
+    return sys.platform == "linux" and len(papers) >= IN_PROCESS_BELOW and _alone()
+
+
+def _alone() -> bool:
+    """Whether this process runs one thread: a process forked from one running more could need a lock that one of
+    them held at the fork, and wait for it forever."""
+    return threading.active_count() == 1
+
+
+def _fork(papers: Sequence[Paper], first: int) -> tuple[int, int]:
+    """A worker process writing the index of `papers` (numbered from `first`) to a pipe: its id and the pipe's end
+    to read. It holds nothing of the app's but its papers (its other files closed, its output to nowhere)."""
+    read, write = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(read)
+        os.close(write)
+        raise
+    if pid:
+        os.close(write)
+        return pid, read
+    status = 1
+    try:  # the worker: whatever happens, it ends here, running none of the app's exit handlers
+        nowhere = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(nowhere, fd)
+        os.closerange(3, write)
+        os.closerange(write + 1, _open_max())
+        with open(write, "wb") as out:
+            pickle.dump(build_rows(rows(papers), first, alone=True), out, protocol=pickle.HIGHEST_PROTOCOL)
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _open_max() -> int:
+    try:
+        return os.sysconf("SC_OPEN_MAX")
+    except (ValueError, OSError):
+        return 1 << 16
+
+
+def _status(pid: int) -> int:
+    """The exit status of a worker forked, once it ended (-1: not known)."""
+    try:
+        return os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    except ChildProcessError:
+        return -1
 
 
 def _start() -> subprocess.Popen:

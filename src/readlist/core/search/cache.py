@@ -221,29 +221,64 @@ def load_lengths(path: Path, version: int, size: int) -> array | None:
     return values if all(value > 0.0 for value in values) else None
 
 
+def start_early(papers: Sequence[Paper], cache_dir: Path | None = None) -> builder.Early | None:
+    """Start building the papers' index at once when the cache holds none (see build.start_early): the app calls
+    this before its first paint, and hands what it returns to load_or_build. None: nothing started."""
+    if not builder.forks_early(papers):
+        return None
+    key = content_key(papers)
+    directory = cache_dir if cache_dir is not None else default_dir()
+    if (directory / f"{key}.idx").exists():
+        return None
+    return builder.start_early(papers, key)
+
+
 def load_or_build(
     papers: Sequence[Paper],
     cache_dir: Path | None = None,
     cancelled: threading.Event | None = None,
     building: Callable[[], None] | None = None,
     mapped: bool = False,
+    early: builder.Early | None = None,
+    save_later: bool = False,
 ) -> SearchIndex:
     """The search index for these papers, from the cache when it holds one (`mapped`: see `load_mapped`), else built
-    (and cached); `building` is called before a build (none in the cache, or a damaged one), which takes a while."""
+    (and cached); `building` is called before a build (none in the cache, or a damaged one), which takes a while.
+    `early`: the build start_early began, used when it is of these papers (else its workers are stopped).
+    `save_later`: an index built is cached by `save_built`, which the caller runs once it has used it."""
     papers = tuple(papers)
-    directory = cache_dir if cache_dir is not None else default_dir()
-    key = content_key(papers)
-    path = directory / f"{key}.idx"
-    data = load_mapped(path, key) if mapped else load(path, key)
-    if data is None or data.size != len(papers):
-        if building is not None:
-            building()
-        data = builder.build(papers, cancelled)
-        try:
-            save(data, key, path)
-            prune(directory, "*.idx", KEEP)
-        except OSError:
-            pass  # a read-only or full cache directory only costs the next run a rebuild
-    index = SearchIndex(papers, data)
+    try:
+        directory = cache_dir if cache_dir is not None else default_dir()
+        key = content_key(papers)
+        path = directory / f"{key}.idx"
+        data = load_mapped(path, key) if mapped else load(path, key)
+        index = None
+        if data is None or data.size != len(papers):
+            if building is not None:
+                building()
+            data = builder.build(papers, cancelled, early if early is not None and early.key == key else None)
+            index = SearchIndex(papers, data)
+            index.unsaved = (data, key, path)
+            if not save_later:
+                save_built(index)
+    finally:
+        if early is not None:
+            early.cancel()  # of other papers, or the index was in the cache after all: no use now
+    if index is None:
+        index = SearchIndex(papers, data)
     index.cache_file = path
     return index
+
+
+def save_built(index: SearchIndex) -> None:
+    """Cache the index load_or_build built, if it has not yet (best effort: a read-only or full cache directory only
+    costs the next run a rebuild)."""
+    unsaved, index.unsaved = index.unsaved, None
+    if unsaved is None:
+        return
+    data, key, path = unsaved
+    try:
+        save(data, key, path)
+        prune(path.parent, "*.idx", KEEP)
+    except OSError:
+        pass

@@ -88,6 +88,7 @@ class SearchIndex:
         self.records = RecordFields(self.papers)  # year:, venue:, cat:
         self.has_authors = bool(data.authors.docs)  # a list without names pays nothing for them
         self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
+        self.unsaved: tuple | None = None  # built and not yet in index_cache: see index_cache.save_built
 
     @classmethod
     def build(cls, papers: Sequence[Paper], cancelled: threading.Event | None = None) -> SearchIndex:
