@@ -340,11 +340,22 @@ def test_an_early_build_is_used_only_for_its_papers_and_only_without_a_cached_in
 
     listed, other = papers(30), papers(31)
     early = index_cache.start_early(other, tmp_path)
-    pids = [pid for pid, _ in early.workers]
+    pids = [pid for pid, _ in early.build.workers]
     index = index_cache.load_or_build(listed, tmp_path, early=early)
     assert all(gone(pid) for pid in pids)  # of other papers: stopped
     assert same_index(index.data, build_data(listed))
-    assert index_cache.start_early(listed, tmp_path) is None  # cached now: opened, not built
+    known = index_cache.start_early(listed, tmp_path)
+    assert known.build is None  # cached now: opened after the first paint, not built
+    assert known.key == index_cache.content_key(listed)  # which load_or_build need not read again
+
+    def not_again(papers):
+        raise AssertionError("the content key read again")
+
+    index_cache.content_key, content_key = not_again, index_cache.content_key
+    try:
+        assert same_index(index_cache.load_or_build(known.papers, tmp_path, early=known).data, build_data(listed))
+    finally:
+        index_cache.content_key = content_key
 
 
 def test_no_process_is_forked_while_another_thread_runs(monkeypatch):

@@ -4,7 +4,10 @@ work stops when the app quits, and a cache that cannot be written is said once."
 from __future__ import annotations
 
 import errno
+import os
 import threading
+
+import pytest
 
 from readlist.core.files import cache as files_cache
 from readlist.core.search import cache as index_cache
@@ -30,6 +33,22 @@ def slowed_index(monkeypatch) -> tuple[threading.Event, list[bool]]:
     return release, seen_cancelled
 
 
+def slowed_opening(monkeypatch) -> threading.Event:
+    """Make the opening of a cached index wait until the returned event is set."""
+    release = threading.Event()
+
+    def slowed(original):
+        def slow_load(path, key):
+            release.wait(10)
+            return original(path, key)
+
+        return slow_load
+
+    for reading in ("load", "load_mapped"):  # (the app maps the file where it can)
+        monkeypatch.setattr(index_cache, reading, slowed(getattr(index_cache, reading)))
+    return release
+
+
 async def test_a_large_lists_index_is_begun_before_the_first_paint_and_cached_once_it_answered(tmp_path, monkeypatch):
     builder = index_cache.builder
     monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)  # the five papers count as a large list
@@ -43,7 +62,7 @@ async def test_a_large_lists_index_is_begun_before_the_first_paint_and_cached_on
 
     monkeypatch.setattr(builder, "_start", start)
     app = make_app(tmp_path)
-    assert app.early_index is not None and len(app.early_index.workers) == 2  # begun with the app, before its paint
+    assert len(app.early_index.build.workers) == 2  # begun with the app, before its paint
     async with app.run_test(size=(120, 40)) as pilot:
         main = app.main_screen
         await pilot.press("slash", *"curvature")
@@ -53,6 +72,24 @@ async def test_a_large_lists_index_is_begun_before_the_first_paint_and_cached_on
         await wait_until(pilot, lambda: list(cached.glob("*.idx")), "the index cached")
     assert started == []
     assert app.early_index is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="the index is mapped where a mapped file can be replaced")
+async def test_the_cached_index_is_read_mapped_and_a_newer_one_may_replace_its_file_meanwhile(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)  # the index is in the cache now
+    [cached] = (tmp_path / "home" / ".cache" / "readlist" / "search").glob("*.idx")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await wait_until(pilot, lambda: main.searcher.index is not None, "the cached index")
+        assert isinstance(main.searcher.index.data.body.docs, memoryview)  # the file's pages, not a copy
+        files_cache.write_atomic(cached, [b"another run's index"])  # replaced, as a newer index is cached
+        await pilot.press("slash", *"curvature")
+        await wait_until(pilot, lambda: main.view.result is not None, "the answer")
+        assert not main.view.result.partial and main.view.matches == 1
+        assert main.current_paper.text.startswith("Graph neural networks")
 
 
 async def test_a_search_typed_at_once_answers_before_the_index_is_built(tmp_path, monkeypatch):
@@ -138,13 +175,7 @@ async def test_a_search_typed_while_the_cached_index_is_opened_waits_for_it_rath
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)  # the index is in the cache now
-    release, original = threading.Event(), index_cache.load
-
-    def slow_load(path, key):
-        release.wait(10)
-        return original(path, key)
-
-    monkeypatch.setattr(index_cache, "load", slow_load)
+    release = slowed_opening(monkeypatch)
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         main = app.main_screen
@@ -170,12 +201,8 @@ async def test_the_background_work_after_the_index_waits_for_its_answer_to_the_s
     app = make_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)  # the index is in the cache now
-    release, went_on, answered_then = threading.Event(), threading.Event(), []
-    load, search, lengths = index_cache.load, SearchIndex.search, RelatedIndex.lengths
-
-    def slow_load(path, key):
-        release.wait(10)
-        return load(path, key)
+    release, went_on, answered_then = slowed_opening(monkeypatch), threading.Event(), []
+    search, lengths = SearchIndex.search, RelatedIndex.lengths
 
     def slow_search(self, *args, **kwargs):
         went_on.wait(0.5)  # background work going on meanwhile is seen doing so
@@ -189,7 +216,6 @@ async def test_the_background_work_after_the_index_waits_for_its_answer_to_the_s
         went_on.set()
         return lengths(self, cancelled)
 
-    monkeypatch.setattr(index_cache, "load", slow_load)
     monkeypatch.setattr(SearchIndex, "search", slow_search)
     monkeypatch.setattr(RelatedIndex, "lengths", measured)
     app = make_app(tmp_path)

@@ -20,7 +20,7 @@ from ..core.papers.formats import FORMATS, load_papers
 from ..core.papers.paper import PaperList
 from ..core.papers.source import ReadError, file_digest, file_state
 from ..core.search import cache as index_cache
-from ..core.search.build import Early
+from ..core.search.cache import Begun
 from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.conflict_copies import ConflictCopies
@@ -103,7 +103,7 @@ class ReadlistApp(App):
         # first paint uses one core, leaving the others idle); the searcher takes it over after the first paint.
         self.early_index = index_cache.start_early(self.papers.papers)
 
-    def take_early_index(self) -> Early | None:
+    def take_early_index(self) -> Begun | None:
         """The index build begun before the first paint, to the first to ask (the main screen's searcher)."""
         early, self.early_index = self.early_index, None
         return early

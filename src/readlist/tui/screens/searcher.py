@@ -3,6 +3,7 @@ worker thread, its result handed back to the screen (before the index is ready, 
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from contextlib import suppress
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from .main import MainScreen
 
 TITLES_AHEAD = 20_000  # papers: a list this small has every title derived in the background (2 s at most)
+# The cached index is read from the file mapped in memory where a file mapped can still be replaced (a newer index
+# cached by another run) and removed (pruned): not on Windows.
+MAPPED = os.name == "posix"
 ANSWER_WAIT = 2.0  # seconds the background work waits at most for the index's first answer (see build_index)
 
 
@@ -103,7 +107,7 @@ class Searcher:
             try:
                 early = self.screen.app.take_early_index()  # begun before the first paint, for the first list
                 index = index_cache.load_or_build(
-                    papers, cancelled=cancelled, building=self.building, early=early, save_later=True
+                    papers, cancelled=cancelled, building=self.building, early=early, save_later=True, mapped=MAPPED
                 )
             except BaseException:
                 self.building()  # a query waiting for the index is answered from the texts (and the error said)
