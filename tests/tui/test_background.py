@@ -13,7 +13,7 @@ from readlist.core.files import cache as files_cache
 from readlist.core.search import cache as index_cache
 from readlist.tui.widgets.status_line import StatusLine
 
-from .conftest import make_app, notifications, screen_text, settle, wait_until, widget_text
+from .conftest import app_on_a_paper_file, make_app, notifications, screen_text, settle, wait_until, widget_text
 
 
 def slowed_index(monkeypatch) -> tuple[threading.Event, list[bool]]:
@@ -265,3 +265,26 @@ async def test_large_blocks_go_back_to_the_heap_once_the_background_work_is_over
         await app.workers.wait_for_complete()
         await wait_until(pilot, lambda: ended, "the background work to end")
         assert len(ended) == 1
+
+
+async def test_the_paper_files_digest_waits_for_the_background_work_and_a_change_meanwhile_is_still_seen(
+    tmp_path, monkeypatch
+):
+    # At 100k papers its reading took 0.17 s of CPU from the index build.
+    import os
+
+    release, _ = slowed_index(monkeypatch)
+    papers_file, app = app_on_a_paper_file(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await app.poll_store()
+        await app.poll_store()
+        assert app._papers_digest is None  # not read while the index is built
+        papers_file.write_text(papers_file.read_text() + "\n\nA paper added while the index was built.\n")
+        later = papers_file.stat().st_mtime_ns + 5_000_000_000
+        os.utime(papers_file, ns=(later, later))
+        await app.poll_store()
+        await pilot.pause()
+        assert [n for n in notifications(app) if "changed on disk" in n.message]
+        release.set()
+        await settle(pilot)

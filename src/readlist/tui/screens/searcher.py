@@ -129,6 +129,7 @@ class Searcher:
         if titled and not worker.is_cancelled:
             index.derived_titles()  # what title: searches look up (0.8 s at 100k papers)
         memory.loaded()
+        self.screen.app.background_over = True
         self.screen.deliver(self.screen.app.tell_cache_refused)  # a cache not saved is said now, not at a poll
 
     def _wait_for_answer(self, cancelled: threading.Event) -> None:
