@@ -288,3 +288,33 @@ async def test_the_paper_files_digest_waits_for_the_background_work_and_a_change
         assert [n for n in notifications(app) if "changed on disk" in n.message]
         release.set()
         await settle(pilot)
+
+
+@pytest.mark.parametrize("moved", [False, True])
+async def test_the_index_answer_after_a_first_answer_from_the_texts_starts_at_its_best_match(
+    tmp_path, monkeypatch, moved
+):
+    # The pass over the texts lists the papers holding the words in the file's order; the cursor left on its first
+    # paper was kept when the index's ranking came, scrolled down the list (row 41 of 100k papers' answer).
+    papers = (
+        "Test list\n\nA long survey of many methods in which curvature is mentioned once among a great many other "
+        "words about graphs, networks, optimisation, sampling and benchmarks.\n\nCurvature curvature: curvature "
+        "rewiring.\n\nThe curvature of manifolds, measured.\n\nAnother paper about tables.\n"
+    )
+    release, _ = slowed_index(monkeypatch)
+    app = make_app(tmp_path, papers)
+    async with app.run_test(size=(120, 40)) as pilot:
+        main = app.main_screen
+        await pilot.press("slash", *"curvature")
+        await wait_until(pilot, lambda: main.view.result is not None, "the texts' answer")
+        assert main.view.result.partial and main.current_paper.text.startswith("A long survey")
+        if moved:
+            await pilot.press("enter", "j", "j")  # into the list, to the third paper: kept where the index lists it
+            assert main.current_paper.text.startswith("The curvature of manifolds")
+        release.set()
+        await wait_until(pilot, lambda: not main.view.result.partial, "the index's answer")
+        await pilot.pause()
+        assert main.current_paper.text.startswith("The curvature of manifolds" if moved else "Curvature curvature")
+        listed = [main.papers.papers[position].text[:6] for position in main.view.positions]
+        assert listed[main.query_one("#list").cursor] == main.current_paper.text[:6]
+        assert moved or main.query_one("#list").cursor == 0

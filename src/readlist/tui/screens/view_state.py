@@ -62,6 +62,7 @@ class ViewState:
         self.pending_select: str | None = paper_id  # the paper to select once the coming view is shown
         self.stay_row: int | None = None  # the row to keep when the paper under the cursor leaves the view
         self.shown_search = ""  # the search words of the view shown: new words put the best match first
+        self.placed_partial: int | None = None  # the paper a partial answer was listed on (see `placement`)
         self.before_jump: ViewBefore | None = None  # what Esc in the list brings back after a jump
         self.history: list[ViewBefore] = []  # the views jumps left, the latest last: backspace goes back to it
 
@@ -313,13 +314,18 @@ class ViewState:
         search words start at their best match; after an edit the same row stays."""
         words = self.search_text.strip()
         new_words, self.shown_search = bool(words) and words != self.shown_search, words
-        keep = None if new_words or self.hold_row else current
+        # The index's answer to the words a pass over the texts answered first starts at its best match too, unless
+        # the cursor was moved in that first answer meanwhile.
+        untouched, self.placed_partial = current is not None and current == self.placed_partial, None
+        keep = None if new_words or untouched or self.hold_row else current
         self.hold_row = False
         if self.pending_select is not None:
             paper = self.papers.by_id.get(self.pending_select)
             keep = paper.index - 1 if paper else keep
             self.pending_select = None
         row, self.stay_row = self.stay_row or 0, None
+        if keep is None and getattr(self.result, "partial", False) and row < len(self.positions):
+            self.placed_partial = self.positions[row]
         return keep, row
 
     def status_note(self, indexed: bool) -> str:
