@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sys
 from array import array
 from collections import Counter, defaultdict
 from itertools import accumulate
@@ -152,6 +153,29 @@ def test_parts_without_terms_or_names_merge_into_the_index_of_one_build():
     without_names = [(text, None, ()) for text, _, _ in table]
     parts = [postings.build_rows(without_names[:2]), postings.build_rows(without_names[2:], 2)]
     assert _as_lists(postings.merge(parts)) == _defined_index(without_names)
+
+
+def test_parts_are_merged_a_run_of_terms_at_a_time_in_c_level_steps_not_a_python_step_per_term():
+    """Merging 100,000 papers' two parts stepped through each of their 120,000 terms in Python: 0.4 s of CPU, on the
+    critical path of a new list's first search."""
+    table = [(" ".join(f"w{part}x{n}y{k}" for k in range(50)), None, ()) for part in range(3) for n in range(40)]
+    parts = [postings.build_rows(table[a : a + 40], a) for a in range(0, 120, 40)]  # 2,000 terms each, none shared
+    lines = 0
+
+    def tracer(frame, event, arg):
+        nonlocal lines
+        if frame.f_code.co_filename == postings.__file__:
+            lines += event == "line"
+            return tracer
+        return None
+
+    sys.settrace(tracer)
+    try:
+        merged = postings.merge(parts)
+    finally:
+        sys.settrace(None)
+    assert len(merged.terms) == 6000 and _as_lists(merged) == _defined_index(table)
+    assert lines < 600  # a few per step of STEP items
 
 
 def test_a_first_sentence_is_looked_for_within_the_titles_room():
