@@ -74,8 +74,8 @@ class Packed:
     def __len__(self) -> int:
         return len(self.docs)
 
-    def scores(self) -> dict[int, float]:
-        return dict(zip(self.docs, self.values, strict=True))
+    def scores(self, weight: float) -> dict[int, float]:
+        return dict(zip(self.docs, map(weight.__mul__, self.values), strict=True))
 
 
 def _add(scores: dict[int, float], docs: list[int], amounts: Iterable[float]) -> None:
@@ -183,14 +183,16 @@ class SearchIndex:
             idf = self.idf(self.tid_df(tid))
             weight = alpha * (idf if cap is None else min(idf, cap))
             if every and kept is not None and body.count(tid) >= KEPT_VARIANT:
-                packed = kept.get((tid, weight, title_only))
+                packed = kept.get((tid, title_only))
                 if packed is None:
-                    local = self.variant_scores(tid, weight, candidates, title_only)
-                    kept.put((tid, weight, title_only), Packed(array("I", local), array("d", local.values())))
+                    unit = self.variant_scores(tid, candidates, title_only)
+                    kept.put((tid, title_only), Packed(array("I", unit), array("d", unit.values())))
+                    local = dict(zip(unit, map(weight.__mul__, unit.values()), strict=True))
                 else:
-                    local = packed.scores()
+                    local = packed.scores(weight)
             else:
-                local = self.variant_scores(tid, weight, candidates, title_only)
+                unit = self.variant_scores(tid, candidates, title_only)
+                local = dict(zip(unit, map(weight.__mul__, unit.values()), strict=True))
             if not mine:
                 mine = local
                 continue
@@ -198,12 +200,11 @@ class SearchIndex:
             mine.update(zip(keys, map(max, local.values(), map(mine.get, keys, repeat(0.0))), strict=False))
         return mine
 
-    def variant_scores(
-        self, tid: int, weight: float, candidates: set[int] | range, title_only: bool = False
-    ) -> dict[int, float]:
-        """One variant's BM25 score at `weight` for each candidate holding it (title and author hits boosted). A
-        common one (the word typed, "model" for "mode", "model" and "models") is the same at the next keys: kept,
-        it is made once, not again at each key (20 ms for 90k papers)."""
+    def variant_scores(self, tid: int, candidates: set[int] | range, title_only: bool = False) -> dict[int, float]:
+        """One variant's BM25 score at weight 1 for each candidate holding it (title and author hits boosted), which
+        word_scores multiplies by the variant's weight. A common variant of the word typed ("model" for "m", "mode",
+        "model" and "models", each at a weight of its own) is kept at weight 1: made once, not again at each key (20
+        ms for 90k papers)."""
         every = isinstance(candidates, range)
         body, title, norms, papers = self.data.body, self.data.title, self.norms, self.papers
         authors = self.data.authors
@@ -216,21 +217,21 @@ class SearchIndex:
                     at = bisect_left(docs, doc)
                     if at < size and docs[at] == doc:
                         tf = tfs[at]
-                        local[doc] = weight * tf * (K1 + 1) / (tf + norms[doc])
+                        local[doc] = tf * (K1 + 1) / (tf + norms[doc])
             else:  # the same sum for every posting, in C-level loops: a common word has tens of thousands
-                sums = map(mul, map(weight.__mul__, tfs), repeat(K1 + 1))
+                sums = map(mul, tfs, repeat(K1 + 1))
                 scores = map(truediv, sums, map(add, tfs, map(norms.__getitem__, docs)))
                 pairs = zip(docs, scores, strict=True)
                 local = dict(pairs if every else compress(pairs, map(candidates.__contains__, docs)))
         if title_only and self.fields.titled:
             local = {doc: score for doc, score in local.items() if not papers[doc].known_title}
-        titled, untitled = weight * TITLE_BOOST, 0.0 if title_only else weight * SENTENCE_BOOST
+        titled, untitled = TITLE_BOOST, 0.0 if title_only else SENTENCE_BOOST
         heads = list(title.docs_of(tid)) if every else list(candidates.intersection(title.docs_of(tid)))
         _add(local, heads, self._title_boosts(heads, titled, untitled))
         if self.has_authors and not title_only and authors.count(tid):
             named = authors.docs_of(tid)
             named = list(named) if every else list(candidates.intersection(named))
-            _add(local, named, repeat(weight * AUTHOR_BOOST))
+            _add(local, named, repeat(AUTHOR_BOOST))
         return local
 
     def _title_boosts(self, docs: list[int], titled: float, untitled: float) -> Iterable[float]:
