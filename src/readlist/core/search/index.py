@@ -186,10 +186,10 @@ class SearchIndex:
                 packed = kept.get((tid, title_only))
                 if packed is None:
                     unit = self.variant_scores(tid, candidates, title_only)
-                    kept.put((tid, title_only), Packed(array("I", unit), array("d", unit.values())))
-                    local = dict(zip(unit, map(weight.__mul__, unit.values()), strict=True))
-                else:
-                    local = packed.scores(weight)
+                    packed = Packed(array("I", unit), array("d", unit.values()))
+                    del unit  # before its scores at this weight are made: 9 MB for 90k papers
+                    kept.put((tid, title_only), packed)
+                local = packed.scores(weight)
             else:
                 unit = self.variant_scores(tid, candidates, title_only)
                 local = dict(zip(unit, map(weight.__mul__, unit.values()), strict=True))
