@@ -753,3 +753,156 @@ def test_a_search_typed_over_stops_at_the_next_word_form_it_scores(monkeypatch):
     gave_up.clear()
     monkeypatch.setattr(SearchIndex, "word_scores", word_scores)
     assert index.search("g", cancelled=gave_up).positions
+
+
+def _many(size: int = 400) -> list[Paper]:
+    """Papers sharing words in varied amounts: many ties in score, full matches and papers missing a word."""
+    return make(
+        [
+            f"{'Graph ' * (1 + n % 4)}models of size {n}{' with neural networks' if n % 3 else ''}."
+            + (" Networks learn." if n % 5 == 0 else "")
+            for n in range(size)
+        ]
+    )
+
+
+def test_a_ranking_orders_its_first_papers_when_answering_and_the_rest_when_read(monkeypatch):
+    # Sorting 90k papers took 10-25 ms at each key typed, for rows seldom scrolled to: the first TOP are put in order
+    # at once, the others when a row past them is read, in the same order a whole sort gives.
+    from readlist.core.search import evaluate
+
+    index = SearchIndex.build(_many())
+    queries = ["graph networks", "graph neural net", "models", "networks learn", "graph -neural", "size 12"]
+    whole = {query: index.search(query) for query in queries}  # TOP papers are more than any of them finds
+    sorted_sizes = []
+    in_order = evaluate._in_order
+
+    def counting(docs, best):
+        sorted_sizes.append(len(docs))
+        return in_order(docs, best)
+
+    monkeypatch.setattr(evaluate, "_in_order", counting)
+    monkeypatch.setattr(evaluate, "TOP", 7)
+    for query in queries:
+        sorted_sizes.clear()
+        result = index.search(query)
+        expected = whole[query]
+        assert result.full_matches == expected.full_matches and len(result.positions) == len(expected.positions)
+        if len(expected.positions) == len(index.papers):  # (papers tied with the 7th are all sorted: "graph -neural")
+            assert max(sorted_sizes) < len(expected.positions) / 2, query  # not every paper found, when answering
+        assert result.positions[:7] == list(expected.positions[:7]) and result.positions[0] == expected.positions[0]
+        assert result.positions[-1] == expected.positions[-1]  # the rest in order once read
+        assert list(result.positions) == list(expected.positions), query
+        assert list(result.scores) == list(expected.scores)
+        cut = expected.full_matches
+        assert result.positions[cut - 2 : cut + 3] == list(expected.positions)[cut - 2 : cut + 3]  # either side
+        if cut < len(expected.positions):
+            assert result.positions.index(expected.positions[cut]) == cut  # the first under the divider
+        assert expected.positions[-1] in result.positions and len(index.papers) + 5 not in result.positions
+
+
+def test_a_ranking_read_from_its_end_first_is_the_whole_sorts_order(monkeypatch):
+    from readlist.core.search import evaluate
+
+    index = SearchIndex.build(_many())
+    expected = list(index.search("graph neural networks").positions)
+    monkeypatch.setattr(evaluate, "TOP", 3)
+    result = index.search("graph neural networks")
+    assert [result.positions[-1], result.positions[-2]] == expected[-1:-3:-1]
+    assert result.positions[::-1] == expected[::-1] and list(result.positions) == expected
+
+
+def test_typing_on_expands_the_words_before_the_last_once(monkeypatch):
+    # Finding a short word's typos among 100k papers' terms takes 4-8 ms: the words typed before the one being typed
+    # are expanded for the first query holding them and kept for the next.
+    from readlist.core.search.matching import WordMatcher
+
+    papers = make(ABSTRACTS)
+    index = SearchIndex.build(papers)
+    expanded = []
+    expand = WordMatcher.expand
+
+    def counting(self, *args, **kwargs):
+        expanded.append(self.word)
+        return expand(self, *args, **kwargs)
+
+    monkeypatch.setattr(WordMatcher, "expand", counting)
+    index.search("diffusion models g")
+    expanded.clear()
+    typed_on = index.search("diffusion models ge")
+    assert expanded == ["ge"]
+    fresh = SearchIndex.build(papers).search("diffusion models ge")
+    assert (list(typed_on.positions), list(typed_on.scores)) == (list(fresh.positions), list(fresh.scores))
+    expanded.clear()
+    index.search("diffusion model ge")  # a word changed: expanded anew
+    assert expanded == ["model"]
+
+
+def test_typing_on_scores_a_common_form_of_the_word_typed_once(monkeypatch):
+    # "mode", "model" and "models" all score the papers holding "model" (90k at 100k papers, 20 ms), each at a weight
+    # of its own (a completion of "mode", the word itself): its scores made at one key are kept for the next.
+    from readlist.core.search import index as search_index
+
+    papers = _many()
+    index = SearchIndex.build(papers)
+    monkeypatch.setattr(search_index, "KEPT_VARIANT", 50)  # a form held by 50 papers or more is common here
+    made = []
+    variant_scores = SearchIndex.variant_scores
+
+    def counting(self, tid, *args, **kwargs):
+        made.append(self.data.terms[tid])
+        return variant_scores(self, tid, *args, **kwargs)
+
+    monkeypatch.setattr(SearchIndex, "variant_scores", counting)
+    index.search("graph mode")
+    assert "model" in made  # a completion of "mode"
+    for typed in ("graph model", "graph models"):
+        made.clear()
+        typed_on = index.search(typed)
+        assert "model" not in made, typed  # kept from the key before
+        fresh = SearchIndex.build(papers).search(typed)
+        assert (list(typed_on.positions), list(typed_on.scores)) == (list(fresh.positions), list(fresh.scores))
+        assert typed_on.full_matches == fresh.full_matches
+
+
+def test_a_search_typed_over_stops_between_its_papers_sums(monkeypatch):
+    # Summing 90k papers' scores took 35 ms in one call, which the query typed next waited for: they are summed a
+    # slice at a time, the search stopping at the next slice once it was typed over.
+    import threading
+
+    from readlist.core.search import evaluate
+    from readlist.core.search.index import BuildCancelled
+
+    index = SearchIndex.build(_many())
+    everything = len(index.search("graph networks").positions)
+    monkeypatch.setattr(evaluate, "SUMMED_AT_ONCE", 10)
+    gave_up = threading.Event()
+    summed, slices = evaluate._summed, []
+
+    def typed_over(keys, parts):
+        slices.append(len(keys))
+        gave_up.set()  # a newer query arrives as the first papers' scores are summed
+        return summed(keys, parts)
+
+    monkeypatch.setattr(evaluate, "_summed", typed_over)
+    with pytest.raises(BuildCancelled):
+        index.search("graph networks", cancelled=gave_up)
+    assert sum(slices) == 10 < everything
+
+
+def test_a_kept_forms_scores_are_made_a_slice_at_a_time_stopping_once_typed_over(monkeypatch):
+    # Made in one call, 90k papers' kept scores held the interpreter 8-10 ms, which the query typed next waited for.
+    import threading
+    from array import array
+
+    from readlist.core.search import index as search_index
+    from readlist.core.search.index import BuildCancelled, Packed
+
+    monkeypatch.setattr(search_index, "MADE_AT_ONCE", 10)
+    packed = Packed(array("I", range(0, 200, 2)), array("d", (n / 7 for n in range(100))))
+    expected = {doc: 3.0 * score for doc, score in zip(range(0, 200, 2), (n / 7 for n in range(100)), strict=True)}
+    assert packed.scores(3.0, threading.Event()) == expected and list(packed.scores(3.0)) == list(expected)
+    gave_up = threading.Event()
+    gave_up.set()
+    with pytest.raises(BuildCancelled):
+        packed.scores(3.0, gave_up)

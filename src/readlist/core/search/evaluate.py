@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import reduce
-from itertools import filterfalse, repeat
+from itertools import chain, compress, filterfalse, islice, repeat
 from operator import add
 from typing import Any, Protocol
 from weakref import WeakKeyDictionary
@@ -51,6 +51,7 @@ class Index(Protocol):
         title_only: bool = False,
         cap: float | None = None,
         cancelled: threading.Event | None = None,
+        kept: Kept | None = None,
     ) -> dict[int, float]: ...
 
 
@@ -96,7 +97,8 @@ class Evaluation:
                     found = self._own_titles(found)
                 self.excluded |= found | set(note_hits(self.annotated, exact, title_only=title_only))
                 continue
-            variants = index.expand(matcher)
+            word = self._word(matcher)
+            variants = dict(word.variants)  # a copy: join_neighbours adds to it
             strong = {tid: w for tid, w in variants.items() if w > FAINT}
             docs = fields.docs(strong, title_only, matcher, self.cancelled)
             if title_only:
@@ -108,7 +110,7 @@ class Evaluation:
                         hits[doc] = max(hits.get(doc, 0.0), NEAREST)
                     self.marks.phrases.append(parts)
             docs.update(hits)
-            scoring = Scoring(variants, title_only, index.word_idf(variants), hits, typing=matcher.prefix)
+            scoring = Scoring(variants, title_only, word.idf, hits, typing=matcher.prefix)
             if title_only:
                 self.required.append(docs)
             else:
@@ -117,6 +119,19 @@ class Evaluation:
             self.scoring.append(scoring)
             self.marks.words.append(matcher)
             self.marks.stems.update(index.data.terms[tid] for tid, weight in variants.items() if weight > FAINT)
+
+    def _word(self, matcher: WordMatcher) -> Word:
+        """The terms a query word matches and its weight, kept for the next queries (see Kept): typing on, the words
+        before the last are expanded once, not again at each key (a short word's typos take 4-8 ms to find among
+        100k papers' terms)."""
+        index = self.index
+        kept = _kept(_KEPT_WORDS, index, WORDS_KEPT)
+        word = kept.get(matcher)
+        if word is None:
+            variants = index.expand(matcher)
+            word = Word(variants, index.word_idf(variants))
+            kept.put(matcher, word)
+        return word
 
     def _own_titles(self, docs: set[int]) -> set[int]:
         """Papers the user gave a title of their own are judged by it, not by the one it replaces."""
@@ -229,10 +244,10 @@ class Evaluation:
 
     # -- ranking ----------------------------------------------------------------------------
 
-    def ranked(self) -> tuple[list[int], Sequence[float], int]:
+    def ranked(self) -> tuple[Sequence[int], Sequence[float], int]:
         self.check()
         sets = sorted(self.word_sets + self.required, key=len)
-        full = set(reduce(set.intersection, sets[1:], set(sets[0]))) if sets else set(self.index.everything)
+        full = reduce(set.intersection, sets[1:], set(sets[0])) if sets else set(self.index.everything)
         full -= self.excluded
         candidates = full
         if len(self.word_sets) >= 2:
@@ -252,15 +267,21 @@ class Evaluation:
             if notes:
                 parts.append(notes)
         self.check()
-        best = _summed(list(candidates), parts)
-        self.check()  # each step here takes 10-60 ms at 100k papers, which the query typed next would wait for
-        first = sorted(full)
-        first.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
+        found = list(full)  # the full matches first: the ranking tells them from the others by where they are in `best`
+        if candidates is not full:
+            found.extend(filterfalse(full.__contains__, candidates))
+        best = dict(zip(found, chain.from_iterable(self._sums(found, parts)), strict=True))
         self.check()
-        rest = sorted(filterfalse(full.__contains__, candidates)) if candidates is not full else []
-        rest.sort(key=best.__getitem__, reverse=True)  # by score: one rare word outweighs two common ones
-        positions = first + rest
-        return positions, Scores(positions, best), len(first)
+        ranking = Ranking(best, len(full))
+        return ranking, Scores(ranking, best), len(full)
+
+    def _sums(self, found: list[int], parts: list[dict[int, float]]) -> Iterator[Iterator[float]]:
+        """The papers' sums over `parts`, SUMMED_AT_ONCE papers at a time, looking between two at whether the query
+        was typed over: the query typed next waits for no more than those (summing 90k papers took 35 ms)."""
+        for start in range(0, len(found), SUMMED_AT_ONCE):
+            if start:
+                self.check()
+            yield _summed(found[start : start + SUMMED_AT_ONCE], parts)
 
     def _forget_sets(self) -> None:
         """Drop the papers each word matched once the candidates are known: the result keeps this evaluation (for its
@@ -277,14 +298,13 @@ class Evaluation:
         body = index.data.body
         if any(len(candidates) * 8 < body.count(tid) for tid in scoring.variants):  # few candidates: look them up
             return index.word_scores(scoring.variants, candidates, scoring.title_only, scoring.idf, self.cancelled)
-        kept = _KEPT.get(index)
-        if kept is None:
-            kept = _KEPT.setdefault(index, WordScores())
+        kept = _kept(_KEPT, index, WORD_SCORES_KEPT)
         key = (frozenset(scoring.variants.items()), scoring.title_only, scoring.idf)
         scores = kept.get(key)
         if scores is None:
+            variants = _kept(_KEPT_VARIANTS, index, VARIANT_SCORES_KEPT)
             scores = index.word_scores(
-                scoring.variants, index.everything, scoring.title_only, scoring.idf, self.cancelled
+                scoring.variants, index.everything, scoring.title_only, scoring.idf, self.cancelled, variants
             )
             kept.put(key, scores, evict=not scoring.typing)
         return scores
@@ -301,49 +321,187 @@ class Evaluation:
 
 
 WORD_SCORES_KEPT = 200_000  # papers' scores kept for the latest query words: two common ones at 100k papers, ~20 MB
+VARIANT_SCORES_KEPT = 300_000  # papers' scores kept for common variants of the words typed (see word_scores), 3.6 MB
+WORDS_KEPT = 20_000  # terms matched by the latest query words, kept with them (see Evaluation._word)
 
 
-class WordScores:
-    """The scores of the latest query words over every paper holding them, the least recently used dropped past
-    WORD_SCORES_KEPT; searches in several threads share them. The word being typed is kept only where it drops
-    none: its scores change at the next key, while the words typed before it are scored again at each key once
-    they are dropped (the last key of "large langauge models" at 100k papers took 0.29 s of CPU, now 0.19 s)."""
+@dataclass(frozen=True)
+class Word:
+    """The terms a query word matches, whatever the words beside it: shared by the queries holding it."""
 
-    def __init__(self) -> None:
+    variants: dict[int, float]  # term id -> weight (see SearchIndex.expand); copied before any change
+    idf: float
+
+    def __len__(self) -> int:
+        return len(self.variants)
+
+
+class Kept:
+    """What the latest query words found (their scores over every paper holding them, or the terms they match), the
+    least recently used dropped past `limit` of them (papers, terms); searches in several threads share them. The
+    word being typed is kept only where it drops none: it changes at the next key, while the words typed before it
+    are looked up again at each key once they are dropped (the last key of "large langauge models" at 100k papers
+    took 0.29 s of CPU, then 0.19 s)."""
+
+    def __init__(self, limit: int) -> None:
         self._lock = threading.Lock()
-        self._kept: OrderedDict[tuple, dict[int, float]] = OrderedDict()
+        self._kept: OrderedDict[Any, Any] = OrderedDict()
         self._size = 0
+        self._limit = limit
 
-    def get(self, key: tuple) -> dict[int, float] | None:
+    def get(self, key):
         with self._lock:
-            scores = self._kept.get(key)
-            if scores is not None:
+            found = self._kept.get(key)
+            if found is not None:
                 self._kept.move_to_end(key)
-            return scores
+            return found
 
-    def put(self, key: tuple, scores: dict[int, float], evict: bool = True) -> None:
+    def put(self, key, found, evict: bool = True) -> None:
         with self._lock:
-            if key in self._kept or len(scores) > WORD_SCORES_KEPT:
+            if key in self._kept or len(found) > self._limit:
                 return
-            if not evict and self._size + len(scores) > WORD_SCORES_KEPT:
+            if not evict and self._size + len(found) > self._limit:
                 return
-            self._kept[key] = scores
-            self._size += len(scores)
-            while self._size > WORD_SCORES_KEPT:
+            self._kept[key] = found
+            self._size += len(found)
+            while self._size > self._limit:
                 _, dropped = self._kept.popitem(last=False)
                 self._size -= len(dropped)
 
 
-_KEPT: WeakKeyDictionary[Any, WordScores] = WeakKeyDictionary()  # by index: gone with it
+_KEPT: WeakKeyDictionary[Any, Kept] = WeakKeyDictionary()  # word scores, by index: gone with it
+_KEPT_VARIANTS: WeakKeyDictionary[Any, Kept] = WeakKeyDictionary()  # common variants' scores, by index
+_KEPT_WORDS: WeakKeyDictionary[Any, Kept] = WeakKeyDictionary()  # words' terms, by index
 
 
-def _summed(keys: list[int], parts: list[dict[int, float]]) -> dict[int, float]:
+def _kept(store: WeakKeyDictionary[Any, Kept], index: Index, limit: int) -> Kept:
+    """What `store` keeps for this index, made the first time it is asked for."""
+    kept = store.get(index)
+    return store.setdefault(index, Kept(limit)) if kept is None else kept
+
+
+def _summed(keys: list[int], parts: list[dict[int, float]]) -> Iterator[float]:
     """Each key's sum over `parts`, in their order (0.0 where a part lacks it), in C-level loops: a per-paper
-    loop in Python took a tenth of a second for each word of a query matching 90k papers."""
-    total: Iterator[float] = repeat(0.0)
-    for part in parts:
+    loop in Python took a tenth of a second for each word of a query matching 90k papers. The sum starts at the first
+    part's score, which is 0.0 plus it to the last bit (scores are never negative)."""
+    if not parts:
+        return repeat(0.0, len(keys))
+    total: Iterator[float] = map(parts[0].get, keys, repeat(0.0))
+    for part in parts[1:]:
         total = map(add, total, map(part.get, keys, repeat(0.0)))
-    return dict(zip(keys, total, strict=False))  # `total` repeats without end when there is no part
+    return total
+
+
+SUMMED_AT_ONCE = 16_384  # papers whose scores are summed between two looks at whether the query was typed over
+TOP = 1000  # papers a ranking puts in order when the search answers: pages of rows, far more than a screen shows
+
+
+class Ranking(Sequence[int]):
+    """The papers a search found, in rank order: the full matches by score, then the others by score, ties in file
+    order. Only the first TOP of each are put in order when the search answers (sorting all of them took 10-25 ms at
+    100k papers, at each key typed, for rows seldom scrolled to); the rest when a row past them is first read."""
+
+    def __init__(self, best: dict[int, float], full: int) -> None:
+        """`best`: each paper found with its score, the `full` matches first."""
+        self._best = best
+        self._full = _Ordered(best, 0, full)
+        self._others = _Ordered(best, full, len(best))
+        self._full.top(TOP)  # here, in the search's thread: not by the UI's, at the first row it draws
+        if full < TOP:  # the rows under the divider show too
+            self._others.top(TOP - full)
+
+    def __len__(self) -> int:
+        return len(self._best)
+
+    def __getitem__(self, at):
+        if isinstance(at, slice):
+            start, stop, step = at.indices(len(self))
+            if step != 1:
+                return self._whole()[at]
+            cut = len(self._full)
+            if stop <= cut:
+                return self._full.slice(start, stop)
+            if start >= cut:
+                return self._others.slice(start - cut, stop - cut)
+            return self._full.slice(start, cut) + self._others.slice(0, stop - cut)
+        if at < 0:
+            at += len(self)
+        if not 0 <= at < len(self):
+            raise IndexError("ranking index out of range")
+        cut = len(self._full)
+        return self._full.slice(at, at + 1)[0] if at < cut else self._others.slice(at - cut, at - cut + 1)[0]
+
+    def __contains__(self, position: object) -> bool:
+        return position in self._best
+
+    def __iter__(self):
+        return iter(self._whole())
+
+    def index(self, position, start: int = 0, stop: int | None = None) -> int:
+        return self._whole().index(position, start, len(self) if stop is None else stop)
+
+    def _whole(self) -> list[int]:
+        return self._full.whole() + self._others.whole()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+SAMPLE = 4  # scores sampled for each of the papers wanted first (see _Ordered.top)
+
+
+class _Ordered:
+    """The papers `best` holds from its `start`-th to before its `stop`-th, put in order by score (ties in file order)
+    as far as they are read: the first ones at once, all of them when one past those is read (from any thread: the
+    UI's scrolling, an export's)."""
+
+    def __init__(self, best: dict[int, float], start: int, stop: int) -> None:
+        self._best = best
+        self._start, self._stop = start, stop
+        self._first: list[int] = []  # the first papers of the order
+        self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self._stop - self._start
+
+    def top(self, count: int) -> list[int]:
+        """At least the first `count` papers in order (all of them when there are fewer): those scoring at least a
+        threshold read off a sample of the scores, sorted alone. Every paper left out scores less than each one
+        taken, so those taken are the whole order's first. The scores are read in the order they were made, the
+        order they lie in in memory: read in the papers' order, each a cache miss, 90k took 15 ms, not 3."""
+        with self._lock:
+            best, start, stop, size = self._best, self._start, self._stop, len(self)
+            if len(self._first) >= min(count, size):
+                return self._first
+            taken: list[int] | None = None
+            if size > SAMPLE * count:
+                step = size // (SAMPLE * count)
+                sample = sorted(islice(best.values(), start, stop, step), reverse=True)
+                at = min(len(sample) - 1, (3 * count // 2) // step)  # half as many again, for ties and chance
+                while taken is None or (len(taken) < count and at < len(sample) - 1):
+                    at = at if taken is None else min(len(sample) - 1, 2 * at + 1)
+                    scores = islice(best.values(), start, stop)
+                    taken = list(compress(islice(best, start, stop), map(sample[at].__le__, scores)))
+                if len(taken) < count:  # the sample's least score is above some of the papers wanted
+                    taken = None
+            self._first = _in_order(list(islice(best, start, stop)) if taken is None else taken, best)
+            return self._first
+
+    def whole(self) -> list[int]:
+        return self.top(len(self))
+
+    def slice(self, start: int, stop: int) -> list[int]:
+        first = self._first
+        return first[start:stop] if stop <= len(first) else self.top(max(TOP, stop))[start:stop]
+
+
+def _in_order(docs: list[int], best: dict[int, float]) -> list[int]:
+    ordered = sorted(docs)
+    ordered.sort(key=best.__getitem__, reverse=True)  # stable: ties stay in file order
+    return ordered
 
 
 class Scores(Sequence[float]):
@@ -351,7 +509,7 @@ class Scores(Sequence[float]):
     took as long as scoring them (a quarter of a second for 90k papers), for the few that are ever shown. (Copied into
     an array they held 7 MB less at 100k papers, for 10 ms more at each key: the key counts more.)"""
 
-    def __init__(self, positions: list[int], best: dict[int, float]) -> None:
+    def __init__(self, positions: Sequence[int], best: dict[int, float]) -> None:
         self._positions = positions
         self._best = best
 
@@ -400,4 +558,4 @@ def evaluate(
     return evaluation
 
 
-__all__ = ["Evaluation", "Scores", "evaluate"]
+__all__ = ["Evaluation", "Ranking", "Scores", "evaluate"]
