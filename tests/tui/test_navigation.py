@@ -907,3 +907,34 @@ async def test_a_long_paper_draws_only_the_lines_the_detail_pane_shows(tmp_path,
         await pilot.press("tab", "end")  # scrolled to the end: drawn then
         await pilot.pause()
         assert "Sentence 149 on" in widget_text(app, "#detail-body")
+
+
+async def test_the_lists_and_details_lines_reach_the_screen_beside_their_scrollbars_without_being_cut_again(
+    tmp_path, monkeypatch
+):
+    # The screen cuts every line where a scrollbar covers it: cutting each of a new row's segments there again cost
+    # as much as the rest of drawing it (a page key at 100k papers draws a page of new rows, and the detail anew).
+    from textual.geometry import Region
+
+    long_abstract = " ".join(f"Sentence {n} on naïve 深層学習 attention over long documents." for n in range(80))
+    app = make_app(tmp_path, many_papers(300) + "\n" + long_abstract + "\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        paper_list, body = main.paper_list, main.query_one(DetailBody)
+        cut: list[str] = []
+        divide = Segment.divide
+        monkeypatch.setattr(
+            Segment,
+            "divide",
+            lambda segments, cuts: (cut.append("".join(s.text for s in segments)), divide(segments, cuts))[1],
+        )
+        for keys in (["pagedown"], ["pagedown", "j"], ["G"], ["pageup"], ["G"], ["k"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert not [line for line in cut if "Study" in line or "Sentence" in line], keys
+            for widget in (paper_list, body):  # the screen shows what Textual's own pass draws, the bar over its end
+                region, width = widget.region, widget.scrollable_content_region.width
+                shown = screen_cells(app, Region(region.x, region.y, width, region.height))
+                assert shown == as_textual_draws(widget, width), keys
+        assert body.vertical_scrollbar.display and paper_list.vertical_scrollbar.display  # both bars were there

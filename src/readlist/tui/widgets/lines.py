@@ -5,13 +5,17 @@ Textual passes every line a widget draws through its styles cache, which frames 
 padding and effects, and makes a new strip of it each time. Our two scrolling widgets have none of those: their
 lines are drawn once and kept, so that pass only copied them, and the copy was styled for the terminal again
 (about a third of a navigation key's drawing at 100k papers, where each key scrolls every row of the list).
+The screen then cuts each line where the widget's scrollbar covers it: a line given with the blank cells under the
+bar apart is cut there without its every segment measured again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from math import ceil
 
+from rich.style import Style as RichStyle
+from textual.color import Color
 from textual.css.styles import StylesBase
 from textual.geometry import Region
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -19,6 +23,27 @@ from textual.strip import Strip
 from textual.style import Style
 
 STEPS = len(ScrollBarRender.VERTICAL_BARS)  # a thumb's ends are drawn in steps of this part of a cell
+
+
+FINISHED_LINES = 256  # lines kept as given to the screen: a page of each widget, and those scrolled in after it
+
+
+class Gutter(Strip):
+    """A widget's line and the blank cells after it, under its scrollbar, as one strip. The screen cuts every line
+    at the scrollbar's edge (the bar is drawn over the blank cells): cut there, it gives back the two strips it was
+    made of, instead of cutting each of the line's segments anew (as long as the rest of a new row's drawing)."""
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, line: Strip, blank: Strip) -> None:
+        super().__init__([*line, *blank], line.cell_length + blank.cell_length)
+        self._parts = [line, blank]
+
+    def divide(self, cuts: Iterable[int]) -> Sequence[Strip]:
+        cuts = list(cuts)
+        if cuts == [self._parts[0].cell_length, self.cell_length]:
+            return self._parts
+        return super().divide(cuts)
 
 
 def draws_as_is(styles: StylesBase) -> bool:
@@ -38,6 +63,11 @@ class KeptLines:
     """A Line API widget whose lines go to the screen as drawn, as Textual's styles pass would give them, when its
     styles add nothing to them (else through that pass). `draw_lines` gives the lines of a range of rows."""
 
+    # A line drawn -> what it became for the screen (styled for the terminal, the cells under the scrollbar
+    # added), as long as the width, background and filters stay; keyed by the line's id, the line kept beside it.
+    _finished: dict[int, tuple[Strip, Strip]] | None = None
+    _finished_for: tuple = ()
+
     def draw_lines(self, rows: range) -> Sequence[Strip]:
         return [self.render_line(y) for y in rows]
 
@@ -48,14 +78,37 @@ class KeptLines:
         base_background, background = self.background_colors
         pad = Style(background=base_background + background).rich_style  # what the styles pass pads a line with
         width = self.size.width
-        # The strips are those kept, padded (and styled for the terminal below) once: each caches what it became.
-        strips = [line.adjust_cell_length(width, pad) for line in self.draw_lines(crop.line_range)]
-        for line_filter in self.app.get_line_filters():
-            strips = [strip.apply_filter(line_filter, background) for strip in strips]
+        filters = tuple(self.app.get_line_filters())
+        finished = self._finished
+        if finished is None or self._finished_for != (width, pad, filters, background):
+            finished = self._finished = {}
+            self._finished_for = (width, pad, filters, background)
+        strips = []
+        for line in self.draw_lines(crop.line_range):
+            kept = finished.get(id(line))
+            if kept is None or kept[0] is not line:
+                kept = finished[id(line)] = (line, self._finish(line, width, pad, filters, background))
+                if len(finished) > FINISHED_LINES:
+                    del finished[next(iter(finished))]
+            strips.append(kept[1])
         x1, x2 = crop.column_span
         if (x1, x2) != (0, width):
             strips = [strip.crop(x1, x2) for strip in strips]
         return strips
+
+    @staticmethod
+    def _finish(line: Strip, width: int, pad: RichStyle, filters: tuple, background: Color) -> Strip:
+        """A line as the styles pass gives it: padded (or cut) to the widget's width, styled for the terminal. A
+        filter styles each segment alone, so the line and its padding are styled apart and joined after."""
+        gutter = width - line.cell_length
+        blank = Strip.blank(gutter, pad) if gutter > 0 else None
+        if gutter < 0:
+            line = line.adjust_cell_length(width, pad)
+        for line_filter in filters:
+            line = line.apply_filter(line_filter, background)
+            if blank is not None:
+                blank = blank.apply_filter(line_filter, background)
+        return line if blank is None else Gutter(line, blank)
 
 
 def drawn_thumb(bar: ScrollBar, position: float) -> tuple[int, int] | None:
