@@ -637,6 +637,46 @@ async def test_the_detail_scrollbar_is_drawn_again_only_when_its_thumb_changes(t
         assert bar.window_virtual_size <= bar.window_size
 
 
+async def test_the_detail_scrollbar_keeps_what_it_drew_for_a_thumb_that_comes_back(tmp_path, monkeypatch):
+    # Drawn again through Textual's widget drawing at each paper of another length (about 1 ms a paper at 100k
+    # papers, where most lengths come back): a thumb in a place drawn before shows the lines drawn then.
+    from textual.scrollbar import ScrollBarRender
+
+    sentences = " ".join(["Attention over long documents needs sparse patterns to scale."] * 40)
+    longer = " ".join(["Attention over long documents needs sparse patterns to scale."] * 70)
+    text = f"Lengths\n\nAlpha. {sentences}\n\nBravo. {longer}\n\nGamma. {sentences}\n\nShort one.\n"
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        bar = body.vertical_scrollbar
+        drawn: list[int] = []
+        render = ScrollBarRender.__rich_console__
+        monkeypatch.setattr(
+            ScrollBarRender, "__rich_console__", lambda self, *args: (drawn.append(1), render(self, *args))[1]
+        )
+        shown = {}
+        for key, paper, new in [
+            ("j", "Bravo.", True),
+            ("j", "Gamma.", False),
+            ("k", "Bravo.", False),
+            ("j", "Gamma.", False),
+        ]:
+            drawn.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert f"\n{paper} Attention" in body.plain and bar.window_virtual_size > bar.window_size
+            assert bool(drawn) == new, (key, paper)
+            cells = screen_cells(app, bar.region)
+            assert cells == [[(text, style) for text, style in line] for line in as_textual_draws(bar)], paper
+            shown.setdefault(paper, cells)
+            assert cells == shown[paper]
+        assert shown["Gamma."] != shown["Bravo."]
+        await pilot.press("j")  # a short paper: no thumb, drawn as Textual draws it
+        await pilot.pause()
+        assert screen_cells(app, bar.region) == as_textual_draws(bar)
+
+
 async def test_scrolling_a_long_list_draws_its_scrollbar_again_only_when_its_thumb_moves(tmp_path):
     # Over thousands of rows the thumb moves by an eighth of a cell every few rows scrolled: drawing the whole bar
     # again at each one cost more than the row scrolled in.

@@ -6,11 +6,13 @@ padding and effects, and makes a new strip of it each time. Our two scrolling wi
 lines are drawn once and kept, so that pass only copied them, and the copy was styled for the terminal again
 (about a third of a navigation key's drawing at 100k papers, where each key scrolls every row of the list).
 The screen then cuts each line where the widget's scrollbar covers it: a line given with the blank cells under the
-bar apart is cut there without its every segment measured again.
+bar apart is cut there without its every segment measured again. The scrollbars keep what they drew for each place of
+their thumb: the detail pane's thumb changes with the length of each paper shown.
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from math import ceil
 
@@ -26,6 +28,7 @@ STEPS = len(ScrollBarRender.VERTICAL_BARS)  # a thumb's ends are drawn in steps 
 
 
 FINISHED_LINES = 256  # lines kept as given to the screen: a page of each widget, and those scrolled in after it
+KEPT_BARS = 64  # scrollbars drawn, kept for their thumb's next time in the same place
 
 
 class Gutter(Strip):
@@ -59,6 +62,37 @@ def draws_as_is(styles: StylesBase) -> bool:
     )
 
 
+class KeptBar(ScrollBar):
+    """A vertical scrollbar that keeps the lines it drew for each place of its thumb and look: drawn again through
+    Textual's widget drawing each time the detail pane showed a paper of another length, it cost about 1 ms a paper;
+    most lengths come back."""
+
+    _kept: OrderedDict[tuple, list[Strip]] | None = None
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        bar = self.render()  # what Textual draws: the thumb's place, the bar's style (hovered, grabbed)
+        if not isinstance(bar, ScrollBarRender) or not self.vertical or not draws_as_is(self.styles):
+            return super().render_lines(crop)
+        _, background = self.background_colors
+        thumb = drawn_thumb(self, self.position) if bar.window_size else None
+        key = (type(bar), thumb, bar.style, self.size, crop, tuple(self.app.get_line_filters()), background)
+        kept = self._kept
+        if kept is None:
+            kept = self._kept = OrderedDict()
+        lines = kept.get(key)
+        if lines is None:
+            lines = kept[key] = super().render_lines(crop)
+            if len(kept) > KEPT_BARS:
+                kept.popitem(last=False)
+        else:
+            kept.move_to_end(key)
+        return lines
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._kept = None  # drawn in the old style
+
+
 class KeptLines:
     """A Line API widget whose lines go to the screen as drawn, as Textual's styles pass would give them, when its
     styles add nothing to them (else through that pass). `draw_lines` gives the lines of a range of rows."""
@@ -70,6 +104,16 @@ class KeptLines:
 
     def draw_lines(self, rows: range) -> Sequence[Strip]:
         return [self.render_line(y) for y in rows]
+
+    @property
+    def vertical_scrollbar(self) -> ScrollBar:
+        """Textual's vertical scrollbar, as Textual makes it on first use, a KeptBar."""
+        if self._vertical_scrollbar is None:
+            bar = KeptBar(vertical=True, name="vertical", thickness=self.scrollbar_size_vertical)
+            bar.display = False
+            self._vertical_scrollbar = bar
+            self.app._start_widget(self, bar)
+        return self._vertical_scrollbar
 
     def render_lines(self, crop: Region) -> list[Strip]:
         hover = self.hover_style
