@@ -13,7 +13,7 @@ from textual import events
 from textual.strip import Strip
 
 from readlist.tui.screens.dialogs.help import HelpScreen
-from readlist.tui.widgets import paper_row
+from readlist.tui.widgets import detail_body, paper_row
 from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.paper_list import DRAWN_ROWS, PaperListView
@@ -818,6 +818,50 @@ async def test_rows_are_drawn_as_rich_draws_them_without_rendering_each_through_
             monkeypatch.undo()
 
 
+async def test_the_detail_pane_draws_its_lines_as_rich_draws_them_without_rendering_each_through_rich(
+    tmp_path, monkeypatch
+):
+    # Its lines' runs and styles are made as the list's rows are (rich's Text.render made each line's styles anew,
+    # about a third of drawing a new paper at each key); the segments must be exactly rich's: titles, marks, tags,
+    # a note's Markdown, search matches, wide, accented and combining characters, wide and narrow panes.
+    app = make_app(tmp_path, many_papers(40))
+    note = (
+        "# Heading *one*\n\nSome **bold** and `code` and a [link](https://example.org) "
+        "naïve 深層学習.\n\n- item\n- **item** two\n\n> quoted _words_\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        pane, body = main.query_one(DetailPane), main.query_one(DetailBody)
+        base, console = body.rich_style, app.console
+        statuses = ("unread", "reading", "read")
+
+        def spans(shown: str) -> list[tuple[int, int]]:
+            return [(0, 5), (3, 9), (len(shown) - 4, len(shown))] if len(shown) > 12 else []
+
+        for size, keys in (((120, 40), []), ((200, 50), []), ((100, 30), [">"] * 4)):  # the last, a narrow pane
+            await pilot.resize_terminal(*size)
+            await pilot.press(*keys)
+            await pilot.pause()
+            for n, paper in enumerate(main.papers.papers):
+                look = RowLook(starred=n % 2 == 0, status=statuses[n % 3], tags=("ml", "日本語")[: n % 3])
+                pane.show(paper, look, note if n % 3 else "", spans if n % 2 else None, possible="maybe" * (n % 2))
+                width = body.scrollable_content_region.width
+                monkeypatch.setattr(Text, "render", lambda *_: pytest.fail("a line rendered through rich"))
+                drawn = [list(body.text_line(row, width)) for row in range(body.virtual_size.height)]
+                monkeypatch.undo()
+                expected = [
+                    list(
+                        Strip(
+                            [Segment(seg.text, base + seg.style) for seg in line.render(console) if seg.text != "\n"]
+                        ).adjust_cell_length(width, base)
+                    )
+                    for line in body._lines
+                ]
+                assert drawn == expected, (size, n)
+        assert width < 40  # the narrow pane
+
+
 def test_titles_are_cut_where_rich_cuts_them_and_a_long_plain_one_without_measuring_it(monkeypatch):
     def as_rich_cuts(text: str, cells: int) -> str:
         if cell_len(text) <= cells:
@@ -940,16 +984,14 @@ async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_
 
 
 async def test_a_long_paper_draws_only_the_lines_the_detail_pane_shows(tmp_path, monkeypatch):
-    from rich.text import Text
-
     long_abstract = " ".join(f"Sentence {n} on attention over long documents with sparse patterns." for n in range(150))
     app = make_app(tmp_path, PAPERS + "\n" + long_abstract + "\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         body = app.main_screen.query_one(DetailBody)
         drawn: list[str] = []
-        render = Text.render
-        monkeypatch.setattr(Text, "render", lambda text, *args: (drawn.append(text.plain), render(text, *args))[1])
+        runs = detail_body.runs  # each line drawn is cut into its runs of one style
+        monkeypatch.setattr(detail_body, "runs", lambda text, *args: (drawn.append(text.plain), runs(text, *args))[1])
         await pilot.press("G")
         await pilot.pause()
         assert body.virtual_size.height > 3 * body.size.height  # lines far below the pane

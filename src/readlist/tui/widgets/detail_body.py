@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
@@ -19,7 +18,7 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .lines import KeptLines
+from .lines import KeptLines, fitted, runs
 
 KEPT_TEXTS = 16  # papers' wrapped and drawn lines kept for going back to them
 
@@ -38,6 +37,7 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
         self._width = 0
         self._base: Style | None = None
         self._styled: dict[tuple[int, int], Strip] = {}  # drawn lines of the current text
+        self._combined: dict[tuple, Style] = {}  # a run's span styles -> its style on the pane's own
         # (text, its styles, width) -> its wrapped lines and those drawn: a text wrapped again only when it changed
         self._kept: OrderedDict[tuple, tuple[list[Text], dict[tuple[int, int], Strip]]] = OrderedDict()
 
@@ -102,6 +102,7 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._base = None
+        self._combined.clear()
         self._styled.clear()
         self._kept.clear()  # drawn in the old style
 
@@ -122,7 +123,6 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
         key = (row, width)
         strip = self._styled.get(key)
         if strip is None:  # drawn once, with the pane's style under the text's (lines below the pane never are)
-            segments = self._lines[row].render(self.app.console)
-            strip = Strip([Segment(seg.text, base + seg.style) for seg in segments if seg.text != "\n"])
-            strip = self._styled[key] = strip.adjust_cell_length(width, base)
+            segments = runs(self._lines[row], base, self._combined, self.app.console.get_style)
+            strip = self._styled[key] = fitted(segments, width, base)
         return strip

@@ -13,10 +13,15 @@ their thumb: the detail pane's thumb changes with the length of each paper shown
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import pairwise
 from math import ceil
+from operator import itemgetter
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style as RichStyle
+from rich.text import Text
 from textual.color import Color
 from textual.css.styles import StylesBase
 from textual.geometry import Region
@@ -29,6 +34,53 @@ STEPS = len(ScrollBarRender.VERTICAL_BARS)  # a thumb's ends are drawn in steps 
 
 FINISHED_LINES = 256  # lines kept as given to the screen: a page of each widget, and those scrolled in after it
 KEPT_BARS = 64  # scrollbars drawn, kept for their thumb's next time in the same place
+
+
+def runs(
+    text: Text, base: RichStyle, combined: dict[tuple, RichStyle], get_style: Callable[[str | RichStyle], RichStyle]
+) -> list[Segment]:
+    """`text` cut into runs of one style each, each run's style put on `base`: what rich's `Text.render` gives (and
+    `base` added), with each combination of span styles combined once for all lines (kept in `combined`, for one
+    `base`) rather than once for each line. `get_style` reads a style's name as rich's console does."""
+    plain, spans = text.plain, text.spans
+    if not spans:
+        return [Segment(plain, base)]  # as rich: the text's own style is left out
+    edges = [
+        (0, False, 0),
+        *((span.start, False, index) for index, span in enumerate(spans, 1)),
+        *((span.end, True, index) for index, span in enumerate(spans, 1)),
+        (len(plain), True, 0),
+    ]
+    edges.sort(key=itemgetter(0, 1))
+    open_spans: list[int] = []
+    segments = []
+    for (offset, leaving, index), (next_offset, _, _) in pairwise(edges):
+        if leaving:
+            open_spans.remove(index)
+        else:
+            open_spans.append(index)
+        if next_offset > offset:
+            styles = tuple(spans[index - 1].style if index else text.style for index in sorted(open_spans))
+            style = combined.get(styles)
+            if style is None:
+                parts = [get_style(part) if part else RichStyle.null() for part in styles]
+                merged = RichStyle.combine((RichStyle.null(), *parts))
+                style = base + merged if merged else base
+                if not any(part.link for part in parts):  # a link's style is made anew each time, as rich does
+                    combined[styles] = style
+            segments.append(Segment(plain[offset:next_offset], style))
+    return segments
+
+
+def fitted(segments: list[Segment], width: int, style: RichStyle) -> Strip:
+    """A line's segments as a strip `width` cells wide, padded with `style`: as `Strip.adjust_cell_length` pads it,
+    without making a strip of the line first."""
+    cells = sum(cell_len(segment.text) for segment in segments)
+    if cells > width:
+        return Strip(segments, cells).adjust_cell_length(width, style)
+    if cells < width:
+        segments.append(Segment(" " * (width - cells), style))
+    return Strip(segments, width)
 
 
 class Gutter(Strip):

@@ -9,11 +9,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from itertools import pairwise
-from operator import itemgetter
 
-from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
@@ -26,24 +22,13 @@ from textual.strip import Strip
 from ...core.papers.paper import Paper
 from ...core.papers.title_cache import complete
 from ..actions import list_bindings
-from .lines import KeptLines, move_thumb
+from .lines import KeptLines, fitted, move_thumb, runs
 from .paper_row import RowLook, has_bylines, render_row
 
 Spans = Callable[[str], list[tuple[int, int]]]
 
 
 DRAWN_ROWS = 1000  # drawn rows kept for redrawing after a scroll
-
-
-def fitted(segments: list[Segment], width: int, style: Style) -> Strip:
-    """A row's segments as a strip `width` cells wide, padded with `style`: as `Strip.adjust_cell_length` pads it,
-    without making a strip of the row first."""
-    cells = sum(cell_len(segment.text) for segment in segments)
-    if cells > width:
-        return Strip(segments, cells).adjust_cell_length(width, style)
-    if cells < width:
-        segments.append(Segment(" " * (width - cells), style))
-    return Strip(segments, width)
 
 
 class PaperListView(KeptLines, ScrollView, can_focus=True):
@@ -315,41 +300,11 @@ class PaperListView(KeptLines, ScrollView, can_focus=True):
             text = self.render_row(position, width)
             if key[2]:
                 text.stylize(self.style_of("cursor"))
-            strip = fitted(self.segments_of(text, base), width, base)
+            strip = fitted(runs(text, base, self._combined, self.app.console.get_style), width, base)
             if len(self._drawn) >= DRAWN_ROWS:  # the oldest row goes: clearing them all redrew a whole page at once
                 self._drawn.popitem(last=False)
             self._drawn[key] = strip
         return strip
-
-    def segments_of(self, text: Text, base: Style) -> list[Segment]:
-        """`text` cut into runs of one style each, over the list's own style: what rich's `Text.render` gives, with
-        each run's style combined once for all rows rather than once for each row (a page's new rows cost twice as
-        much through rich)."""
-        plain, spans = text.plain, text.spans
-        if not spans:
-            return [Segment(plain, base)]
-        edges = [
-            (0, False, 0),
-            *((span.start, False, index) for index, span in enumerate(spans, 1)),
-            *((span.end, True, index) for index, span in enumerate(spans, 1)),
-            (len(plain), True, 0),
-        ]
-        edges.sort(key=itemgetter(0, 1))
-        open_spans: list[int] = []
-        segments = []
-        for (offset, leaving, index), (next_offset, _, _) in pairwise(edges):
-            if leaving:
-                open_spans.remove(index)
-            else:
-                open_spans.append(index)
-            if next_offset > offset:
-                styles = tuple(spans[index - 1].style for index in sorted(open_spans) if index)
-                style = self._combined.get(styles)
-                if style is None:
-                    combined = Style.combine((Style.null(), *styles))
-                    style = self._combined[styles] = base + combined if combined else base
-                segments.append(Segment(plain[offset:next_offset], style))
-        return segments
 
     def render_row(self, position: int, width: int) -> Text:
         paper = self.papers[position]
