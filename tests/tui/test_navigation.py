@@ -862,6 +862,50 @@ async def test_the_detail_pane_draws_its_lines_as_rich_draws_them_without_render
         assert width < 40  # the narrow pane
 
 
+async def test_the_detail_pane_wraps_a_plain_ascii_paper_where_rich_wraps_it_without_measuring_its_words(
+    tmp_path, monkeypatch
+):
+    # rich measured every word of a new paper's text in cells: about half of wrapping it, at each key at 100k papers.
+    import random
+
+    import rich.text
+
+    rng = random.Random(7)
+    words = ["a", "graph", "end.", "(x)", "-", "https://example.org/" + "x" * 90, "x" * 30, "naïve", "深層", "\t"]
+    abstracts = [
+        " ".join(rng.choice(words[: 7 if n % 2 else 10]) for _ in range(rng.randint(1, 60))) + " " * (n % 3)
+        for n in range(120)
+    ]
+    app = make_app(tmp_path, "Wrapping\n\n" + "\n\n".join(abstracts) + "\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        pane, body = main.query_one(DetailPane), main.query_one(DetailBody)
+        measured: list[str] = []
+        divide_line = rich.text.divide_line
+        monkeypatch.setattr(
+            rich.text, "divide_line", lambda line, *a, **k: (measured.append(line), divide_line(line, *a, **k))[1]
+        )
+
+        def spans(shown: str) -> list[tuple[int, int]]:
+            return [(2, 9), (len(shown) - 6, len(shown) - 1)] if len(shown) > 12 else []
+
+        for size, keys in (((120, 40), []), ((100, 30), [">"] * 4)):
+            await pilot.resize_terminal(*size)
+            await pilot.press(*keys)
+            await pilot.pause()
+            for n, paper in enumerate(main.papers.papers):
+                measured.clear()
+                pane.show(paper, RowLook(starred=n % 2 == 0), "", spans if n % 3 else None)
+                width = max(body.scrollable_content_region.width - 1, 1)
+                plain = [line for line in measured if line.isascii() and line.isprintable()]
+                assert all(max(map(len, line.split())) > width for line in plain), plain  # only a word to fold
+                by_rich = body._text.wrap(app.console, width, overflow="fold")
+                assert [(line.plain, line.spans) for line in body._lines] == [
+                    (line.plain, line.spans) for line in by_rich
+                ]
+
+
 def test_titles_are_cut_where_rich_cuts_them_and_a_long_plain_one_without_measuring_it(monkeypatch):
     def as_rich_cuts(text: str, cells: int) -> str:
         if cell_len(text) <= cells:
@@ -917,14 +961,12 @@ async def test_the_list_keeps_its_last_drawn_rows_when_it_has_drawn_too_many(tmp
 async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_never_as_it_was_before_a_change(
     app, monkeypatch
 ):
-    from rich.text import Text
-
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         wrapped: list[str] = []
-        wrap = Text.wrap
+        wrap = detail_body.wrapped
         monkeypatch.setattr(
-            Text, "wrap", lambda text, *args, **kwargs: (wrapped.append(text.plain), wrap(text, *args, **kwargs))[1]
+            detail_body, "wrapped", lambda text, *args: (wrapped.append(text.plain), wrap(text, *args))[1]
         )
         await pilot.press("j", "j", "k", "k")
         await pilot.pause()
