@@ -162,12 +162,15 @@ def redrawn(widget) -> None:
     Widget.refresh(widget)
 
 
-def as_textual_draws(widget) -> list[list[tuple[str, object]]]:
-    """A widget's lines as Textual's own styles pass draws them for the screen, from scratch."""
+def as_textual_draws(widget, width: int | None = None) -> list[list[tuple[str, object]]]:
+    """A widget's lines as Textual's own styles pass draws them for the screen, from scratch (their first `width`
+    cells when given)."""
     from textual.widget import Widget
 
     widget._styles_cache.clear()
     strips = Widget.render_lines(widget, widget.size.region)
+    if width is not None:
+        strips = [strip.crop(0, width) for strip in strips]
     return [[(segment.text, segment.style) for segment in strip] for strip in strips]
 
 

@@ -13,7 +13,7 @@ from textual import events
 from textual.strip import Strip
 
 from readlist.tui.screens.dialogs.help import HelpScreen
-from readlist.tui.widgets import paper_row
+from readlist.tui.widgets import detail_body, paper_row
 from readlist.tui.widgets.detail import DetailPane
 from readlist.tui.widgets.detail_body import DetailBody
 from readlist.tui.widgets.paper_list import DRAWN_ROWS, PaperListView
@@ -637,6 +637,46 @@ async def test_the_detail_scrollbar_is_drawn_again_only_when_its_thumb_changes(t
         assert bar.window_virtual_size <= bar.window_size
 
 
+async def test_the_detail_scrollbar_keeps_what_it_drew_for_a_thumb_that_comes_back(tmp_path, monkeypatch):
+    # Drawn again through Textual's widget drawing at each paper of another length (about 1 ms a paper at 100k
+    # papers, where most lengths come back): a thumb in a place drawn before shows the lines drawn then.
+    from textual.scrollbar import ScrollBarRender
+
+    sentences = " ".join(["Attention over long documents needs sparse patterns to scale."] * 40)
+    longer = " ".join(["Attention over long documents needs sparse patterns to scale."] * 70)
+    text = f"Lengths\n\nAlpha. {sentences}\n\nBravo. {longer}\n\nGamma. {sentences}\n\nShort one.\n"
+    app = make_app(tmp_path, text)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        body = app.main_screen.query_one(DetailBody)
+        bar = body.vertical_scrollbar
+        drawn: list[int] = []
+        render = ScrollBarRender.__rich_console__
+        monkeypatch.setattr(
+            ScrollBarRender, "__rich_console__", lambda self, *args: (drawn.append(1), render(self, *args))[1]
+        )
+        shown = {}
+        for key, paper, new in [
+            ("j", "Bravo.", True),
+            ("j", "Gamma.", False),
+            ("k", "Bravo.", False),
+            ("j", "Gamma.", False),
+        ]:
+            drawn.clear()
+            await pilot.press(key)
+            await pilot.pause()
+            assert f"\n{paper} Attention" in body.plain and bar.window_virtual_size > bar.window_size
+            assert bool(drawn) == new, (key, paper)
+            cells = screen_cells(app, bar.region)
+            assert cells == [[(text, style) for text, style in line] for line in as_textual_draws(bar)], paper
+            shown.setdefault(paper, cells)
+            assert cells == shown[paper]
+        assert shown["Gamma."] != shown["Bravo."]
+        await pilot.press("j")  # a short paper: no thumb, drawn as Textual draws it
+        await pilot.pause()
+        assert screen_cells(app, bar.region) == as_textual_draws(bar)
+
+
 async def test_scrolling_a_long_list_draws_its_scrollbar_again_only_when_its_thumb_moves(tmp_path):
     # Over thousands of rows the thumb moves by an eighth of a cell every few rows scrolled: drawing the whole bar
     # again at each one cost more than the row scrolled in.
@@ -778,6 +818,94 @@ async def test_rows_are_drawn_as_rich_draws_them_without_rendering_each_through_
             monkeypatch.undo()
 
 
+async def test_the_detail_pane_draws_its_lines_as_rich_draws_them_without_rendering_each_through_rich(
+    tmp_path, monkeypatch
+):
+    # Its lines' runs and styles are made as the list's rows are (rich's Text.render made each line's styles anew,
+    # about a third of drawing a new paper at each key); the segments must be exactly rich's: titles, marks, tags,
+    # a note's Markdown, search matches, wide, accented and combining characters, wide and narrow panes.
+    app = make_app(tmp_path, many_papers(40))
+    note = (
+        "# Heading *one*\n\nSome **bold** and `code` and a [link](https://example.org) "
+        "naïve 深層学習.\n\n- item\n- **item** two\n\n> quoted _words_\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
+    )
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        pane, body = main.query_one(DetailPane), main.query_one(DetailBody)
+        base, console = body.rich_style, app.console
+        statuses = ("unread", "reading", "read")
+
+        def spans(shown: str) -> list[tuple[int, int]]:
+            return [(0, 5), (3, 9), (len(shown) - 4, len(shown))] if len(shown) > 12 else []
+
+        for size, keys in (((120, 40), []), ((200, 50), []), ((100, 30), [">"] * 4)):  # the last, a narrow pane
+            await pilot.resize_terminal(*size)
+            await pilot.press(*keys)
+            await pilot.pause()
+            for n, paper in enumerate(main.papers.papers):
+                look = RowLook(starred=n % 2 == 0, status=statuses[n % 3], tags=("ml", "日本語")[: n % 3])
+                pane.show(paper, look, note if n % 3 else "", spans if n % 2 else None, possible="maybe" * (n % 2))
+                width = body.scrollable_content_region.width
+                monkeypatch.setattr(Text, "render", lambda *_: pytest.fail("a line rendered through rich"))
+                drawn = [list(body.text_line(row, width)) for row in range(body.virtual_size.height)]
+                monkeypatch.undo()
+                expected = [
+                    list(
+                        Strip(
+                            [Segment(seg.text, base + seg.style) for seg in line.render(console) if seg.text != "\n"]
+                        ).adjust_cell_length(width, base)
+                    )
+                    for line in body._lines
+                ]
+                assert drawn == expected, (size, n)
+        assert width < 40  # the narrow pane
+
+
+async def test_the_detail_pane_wraps_a_plain_ascii_paper_where_rich_wraps_it_without_measuring_its_words(
+    tmp_path, monkeypatch
+):
+    # rich measured every word of a new paper's text in cells: about half of wrapping it, at each key at 100k papers.
+    import random
+
+    import rich.text
+
+    rng = random.Random(7)
+    words = ["a", "graph", "end.", "(x)", "-", "https://example.org/" + "x" * 90, "x" * 30, "naïve", "深層", "\t"]
+    abstracts = [
+        " ".join(rng.choice(words[: 7 if n % 2 else 10]) for _ in range(rng.randint(1, 60))) + " " * (n % 3)
+        for n in range(120)
+    ]
+    app = make_app(tmp_path, "Wrapping\n\n" + "\n\n".join(abstracts) + "\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        pane, body = main.query_one(DetailPane), main.query_one(DetailBody)
+        measured: list[str] = []
+        divide_line = rich.text.divide_line
+        monkeypatch.setattr(
+            rich.text, "divide_line", lambda line, *a, **k: (measured.append(line), divide_line(line, *a, **k))[1]
+        )
+
+        def spans(shown: str) -> list[tuple[int, int]]:
+            return [(2, 9), (len(shown) - 6, len(shown) - 1)] if len(shown) > 12 else []
+
+        for size, keys in (((120, 40), []), ((100, 30), [">"] * 4)):
+            await pilot.resize_terminal(*size)
+            await pilot.press(*keys)
+            await pilot.pause()
+            for n, paper in enumerate(main.papers.papers):
+                measured.clear()
+                pane.show(paper, RowLook(starred=n % 2 == 0), "", spans if n % 3 else None)
+                width = max(body.scrollable_content_region.width - 1, 1)
+                plain = [line for line in measured if line.isascii() and line.isprintable()]
+                assert all(max(map(len, line.split())) > width for line in plain), plain  # only a word to fold
+                by_rich = body._text.wrap(app.console, width, overflow="fold")
+                assert [(line.plain, line.spans) for line in body._lines] == [
+                    (line.plain, line.spans) for line in by_rich
+                ]
+
+
 def test_titles_are_cut_where_rich_cuts_them_and_a_long_plain_one_without_measuring_it(monkeypatch):
     def as_rich_cuts(text: str, cells: int) -> str:
         if cell_len(text) <= cells:
@@ -833,14 +961,12 @@ async def test_the_list_keeps_its_last_drawn_rows_when_it_has_drawn_too_many(tmp
 async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_never_as_it_was_before_a_change(
     app, monkeypatch
 ):
-    from rich.text import Text
-
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         wrapped: list[str] = []
-        wrap = Text.wrap
+        wrap = detail_body.wrapped
         monkeypatch.setattr(
-            Text, "wrap", lambda text, *args, **kwargs: (wrapped.append(text.plain), wrap(text, *args, **kwargs))[1]
+            detail_body, "wrapped", lambda text, *args: (wrapped.append(text.plain), wrap(text, *args))[1]
         )
         await pilot.press("j", "j", "k", "k")
         await pilot.pause()
@@ -857,12 +983,23 @@ async def test_going_back_to_a_paper_shows_it_without_wrapping_it_again_and_neve
         assert any("reverse" in str(style) for line in as_drawn(body) for _, style in line)
 
 
-async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_them(tmp_path, monkeypatch):
+async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_them_in_a_thread_of_its_own(
+    tmp_path, monkeypatch
+):
+    # In a thread of the list's own: a worker of Textual's for each page key (its task, its run on asyncio's threads,
+    # its changes of state sent to the screen) cost 0.7 ms of the UI's CPU at each PageDown at 100k papers.
+    from textual.dom import DOMNode
+
     from readlist.tui.screens import searcher
 
     monkeypatch.setattr(searcher, "TITLES_AHEAD", 10)  # a big list: titles derived only for the rows it shows
     text = "Many\n\n" + "\n\n".join(f"Study number {n} of sparse attention in long documents." for n in range(200))
     app = make_app(tmp_path, text)
+    workers: list[DOMNode] = []
+    run_worker = DOMNode.run_worker
+    monkeypatch.setattr(
+        DOMNode, "run_worker", lambda node, *a, **k: (workers.append(node), run_worker(node, *a, **k))[1]
+    )
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         paper_list = app.main_screen.paper_list
@@ -885,19 +1022,18 @@ async def test_a_big_list_derives_the_next_pages_titles_before_a_page_key_draws_
         assert paper_list.cursor == 2 * (height - 1)
         assert f"Study number {2 * (height - 1)} " in app.main_screen.query_one(DetailBody).plain
         assert f"Study number {2 * (height - 1)} " in widget_text(app, "#list").splitlines()[-1]
+        assert paper_list not in workers
 
 
 async def test_a_long_paper_draws_only_the_lines_the_detail_pane_shows(tmp_path, monkeypatch):
-    from rich.text import Text
-
     long_abstract = " ".join(f"Sentence {n} on attention over long documents with sparse patterns." for n in range(150))
     app = make_app(tmp_path, PAPERS + "\n" + long_abstract + "\n")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         body = app.main_screen.query_one(DetailBody)
         drawn: list[str] = []
-        render = Text.render
-        monkeypatch.setattr(Text, "render", lambda text, *args: (drawn.append(text.plain), render(text, *args))[1])
+        runs = detail_body.runs  # each line drawn is cut into its runs of one style
+        monkeypatch.setattr(detail_body, "runs", lambda text, *args: (drawn.append(text.plain), runs(text, *args))[1])
         await pilot.press("G")
         await pilot.pause()
         assert body.virtual_size.height > 3 * body.size.height  # lines far below the pane
@@ -907,3 +1043,34 @@ async def test_a_long_paper_draws_only_the_lines_the_detail_pane_shows(tmp_path,
         await pilot.press("tab", "end")  # scrolled to the end: drawn then
         await pilot.pause()
         assert "Sentence 149 on" in widget_text(app, "#detail-body")
+
+
+async def test_the_lists_and_details_lines_reach_the_screen_beside_their_scrollbars_without_being_cut_again(
+    tmp_path, monkeypatch
+):
+    # The screen cuts every line where a scrollbar covers it: cutting each of a new row's segments there again cost
+    # as much as the rest of drawing it (a page key at 100k papers draws a page of new rows, and the detail anew).
+    from textual.geometry import Region
+
+    long_abstract = " ".join(f"Sentence {n} on naïve 深層学習 attention over long documents." for n in range(80))
+    app = make_app(tmp_path, many_papers(300) + "\n" + long_abstract + "\n")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        main = app.main_screen
+        paper_list, body = main.paper_list, main.query_one(DetailBody)
+        cut: list[str] = []
+        divide = Segment.divide
+        monkeypatch.setattr(
+            Segment,
+            "divide",
+            lambda segments, cuts: (cut.append("".join(s.text for s in segments)), divide(segments, cuts))[1],
+        )
+        for keys in (["pagedown"], ["pagedown", "j"], ["G"], ["pageup"], ["G"], ["k"]):
+            await pilot.press(*keys)
+            await pilot.pause()
+            assert not [line for line in cut if "Study" in line or "Sentence" in line], keys
+            for widget in (paper_list, body):  # the screen shows what Textual's own pass draws, the bar over its end
+                region, width = widget.region, widget.scrollable_content_region.width
+                shown = screen_cells(app, Region(region.x, region.y, width, region.height))
+                assert shown == as_textual_draws(widget, width), keys
+        assert body.vertical_scrollbar.display and paper_list.vertical_scrollbar.display  # both bars were there

@@ -3,14 +3,16 @@
 A `Static` inside a scroll container costs a full screen layout every time the highlighted
 paper changes (its height changes); here the wrapped lines are computed once per paper and
 width, and changing paper only swaps them. The last few papers' lines are kept, so that going
-back to one (`k` after `j`) wraps and draws nothing again.
+back to one (`k` after `j`) wraps and draws nothing again. A line of plain ASCII (most abstracts)
+is wrapped where rich wraps it, its words counted in characters rather than measured in cells.
 """
 
 from __future__ import annotations
 
+import re
 from collections import OrderedDict
 
-from rich.segment import Segment
+from rich.console import Console
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
@@ -19,9 +21,47 @@ from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .lines import KeptLines
+from .lines import KeptLines, fitted, runs
 
 KEPT_TEXTS = 16  # papers' wrapped and drawn lines kept for going back to them
+WORD = re.compile(r"\s*\S+\s*")  # a word and the spaces around it, as rich's wrapping reads words
+
+
+def ascii_breaks(line: str, width: int) -> list[int] | None:
+    """Where rich's `divide_line` breaks a line of printable ASCII (a cell a character) to fit `width`, found by
+    counting characters; None when a word is longer than the width (rich folds it)."""
+    breaks: list[int] = []
+    used = 0
+    for word in WORD.finditer(line):
+        start, end = word.span()
+        length = len(word.group().rstrip())
+        if width - used >= length:
+            used += end - start
+        elif length > width:
+            return None
+        elif used and start:
+            breaks.append(start)
+            used = end - start
+    return breaks
+
+
+def wrapped(text: Text, console: Console, width: int) -> list[Text]:
+    """`text` wrapped as rich's `Text.wrap(console, width, overflow="fold")` wraps it, each line of printable ASCII
+    without rich measuring every word of it in cells (about half of wrapping a new paper's text)."""
+    if text.justify not in (None, "default"):
+        return list(text.wrap(console, width, overflow="fold"))
+    lines: list[Text] = []
+    for line in text.split(allow_blank=True):
+        plain = line.plain
+        breaks = ascii_breaks(plain, width) if plain.isascii() and plain.isprintable() else None
+        if breaks is None:
+            lines.extend(line.wrap(console, width, overflow="fold"))
+            continue
+        for part in line.divide(breaks):
+            part.rstrip_end(width)
+            part.truncate(width, overflow="fold")
+            lines.append(part)
+    return lines
 
 
 def thumb(virtual: int, window: int) -> tuple[int, int] | None:
@@ -38,6 +78,7 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
         self._width = 0
         self._base: Style | None = None
         self._styled: dict[tuple[int, int], Strip] = {}  # drawn lines of the current text
+        self._combined: dict[tuple, Style] = {}  # a run's span styles -> its style on the pane's own
         # (text, its styles, width) -> its wrapped lines and those drawn: a text wrapped again only when it changed
         self._kept: OrderedDict[tuple, tuple[list[Text], dict[tuple[int, int], Strip]]] = OrderedDict()
 
@@ -61,7 +102,7 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
         key = (self._text.plain, tuple(self._text.spans), width)  # all that its lines are made of
         kept = self._kept.get(key)
         if kept is None:
-            lines = list(self._text.wrap(self.app.console, max(width - 1, 1), overflow="fold"))  # a column off bar
+            lines = wrapped(self._text, self.app.console, max(width - 1, 1))  # a column off for the bar
             kept = self._kept[key] = (lines, {})
             if len(self._kept) > KEPT_TEXTS:
                 self._kept.popitem(last=False)
@@ -102,6 +143,7 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._base = None
+        self._combined.clear()
         self._styled.clear()
         self._kept.clear()  # drawn in the old style
 
@@ -122,7 +164,6 @@ class DetailBody(KeptLines, ScrollView, can_focus=True):
         key = (row, width)
         strip = self._styled.get(key)
         if strip is None:  # drawn once, with the pane's style under the text's (lines below the pane never are)
-            segments = self._lines[row].render(self.app.console)
-            strip = Strip([Segment(seg.text, base + seg.style) for seg in segments if seg.text != "\n"])
-            strip = self._styled[key] = strip.adjust_cell_length(width, base)
+            segments = runs(self._lines[row], base, self._combined, self.app.console.get_style)
+            strip = self._styled[key] = fitted(segments, width, base)
         return strip
