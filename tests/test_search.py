@@ -906,3 +906,13 @@ def test_a_kept_forms_scores_are_made_a_slice_at_a_time_stopping_once_typed_over
     gave_up.set()
     with pytest.raises(BuildCancelled):
         packed.scores(3.0, gave_up)
+
+
+def test_the_papers_positions_by_id_are_made_only_once_a_search_reads_annotations(papers):
+    # 8 MB at 100k papers, held for nothing by a list whose annotations hold no words.
+    index = SearchIndex.build(papers)
+    assert full(index, "diffusion") and full(index, "diffusion", annotations={})
+    assert "position_of_id" not in vars(index)
+    notes = {papers[5].id: Note(status="read", note="compare with score distillation")}
+    assert full(index, "note:distillation", annotations=notes) == [5]
+    assert index.position_of_id[papers[5].id] == 5
