@@ -36,10 +36,18 @@ def papers(count: int):
 
 
 @pytest.fixture
-def in_processes(monkeypatch):
-    """Any list is built by two worker processes (not only one of 20,000 papers or more)."""
+def in_processes(monkeypatch, spawns):
+    """Any list is built by two worker processes started apart, as where none is forked (not only one of 5,000 papers
+    or more, not only elsewhere than on Linux)."""
     monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)
     monkeypatch.setattr(builder, "_cores", lambda: 2)
+    monkeypatch.setattr(builder, "FORKS", False)
+    return spawns
+
+
+@pytest.fixture
+def spawns(monkeypatch):
+    """The worker processes started apart (each an interpreter of its own, sent its papers' rows)."""
     started = []
     start = builder._start
 
@@ -287,84 +295,68 @@ def gone(pid: int) -> bool:
     return False
 
 
+linux = pytest.mark.skipif(sys.platform != "linux", reason="workers are forked on Linux only")
+
+
 @pytest.fixture
-def early_allowed(monkeypatch):
-    """Any list of 2 papers or more is begun early, by two processes forked (this test's process may run threads
-    an earlier test left, which would forbid the fork)."""
+def forking(monkeypatch):
+    """Any list of 2 papers or more is built by two processes forked; the ids of each call's processes."""
     monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)
     monkeypatch.setattr(builder, "_cores", lambda: 2)
-    monkeypatch.setattr(builder, "_alone", lambda: True)
+    monkeypatch.setattr(builder, "FORKS", True)
+    forked: list[list[int]] = []
+    fork = builder.fork_workers
+
+    def recorded(papers):
+        workers = fork(papers)
+        forked.append([pid for pid, _ in workers.workers])
+        return workers
+
+    monkeypatch.setattr(builder, "fork_workers", recorded)
+    return forked
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
-def test_an_index_begun_early_by_forked_processes_is_the_index_built_in_one_thread(early_allowed):
+@linux
+def test_an_index_built_by_forked_processes_is_the_index_built_in_one_thread(forking, spawns):
     listed = papers(101)
-    early = builder.start_early(listed, "key")
-    pids = [pid for pid, _ in early.workers]
-    assert len(pids) == 2
-    assert same_index(early.collect(), build_data(listed))
-    assert early.workers == [] and all(gone(pid) for pid in pids)  # ended and reaped: no process left behind
-    early.cancel()  # again: nothing
+    assert same_index(builder.build(listed), build_data(listed))
+    [pids] = forking
+    assert len(pids) == 2 and all(gone(pid) for pid in pids)  # ended and reaped: no process left behind
+    assert spawns == []  # no interpreter started, no row sent
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
-def test_an_early_build_whose_process_failed_is_built_anew(early_allowed, monkeypatch, in_processes):
-    listed = papers(40)
+@linux
+def test_an_index_is_built_by_forked_processes_from_a_thread_while_another_holds_a_lock(forking):
+    # The app builds in a worker thread, its UI thread running beside it: a worker forked takes no lock of theirs.
+    listed, held, built = papers(60), threading.Lock(), []
+    with held:
+        thread = threading.Thread(target=lambda: built.append(builder.build(listed)))
+        thread.start()
+        thread.join(30)
+    assert same_index(built[0], build_data(listed)) and len(forking) == 1
 
+
+@linux
+def test_an_index_whose_forked_process_failed_is_built_by_processes_started_apart(forking, monkeypatch, spawns):
     def failing(*args, **kwargs):
         raise MemoryError
 
-    original = builder.build_rows
-    monkeypatch.setattr(builder, "build_rows", failing)  # as the forked processes run it
-    early = builder.start_early(listed, "key")
-    monkeypatch.setattr(builder, "build_rows", original)
-    assert same_index(builder.build(listed, early=early), build_data(listed))
-    assert len(in_processes) == 2  # built anew, by processes started for it
+    monkeypatch.setattr(builder, "build_rows", failing)  # as the forked processes run it (the others import theirs)
+    listed = papers(40)
+    assert same_index(builder.build(listed), build_data(listed))
+    assert len(forking) == 1 and all(gone(pid) for pid in forking[0])
+    assert len(spawns) == 2  # built anew, by processes started for it
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
-def test_cancelling_an_early_build_kills_its_processes(early_allowed, monkeypatch):
+@linux
+def test_cancelling_a_build_kills_its_forked_processes(monkeypatch):
+    monkeypatch.setattr(builder, "_cores", lambda: 2)
     monkeypatch.setattr(builder, "build_rows", lambda *args, **kwargs: threading.Event().wait(60))
-    early = builder.start_early(papers(10), "key")
-    pids = [pid for pid, _ in early.workers]
+    forked = builder.fork_workers(papers(10))
+    pids = [pid for pid, _ in forked.workers]
     cancelled = threading.Event()
     cancelled.set()
     with pytest.raises(BuildCancelled):
-        early.collect(cancelled)
-    assert all(gone(pid) for pid in pids)
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="processes are forked early on Linux only")
-def test_an_early_build_is_used_only_for_its_papers_and_only_without_a_cached_index(early_allowed, tmp_path):
-    from readlist.core.search import cache as index_cache
-
-    listed, other = papers(30), papers(31)
-    early = index_cache.start_early(other, tmp_path)
-    pids = [pid for pid, _ in early.build.workers]
-    index = index_cache.load_or_build(listed, tmp_path, early=early)
-    assert all(gone(pid) for pid in pids)  # of other papers: stopped
-    assert same_index(index.data, build_data(listed))
-    known = index_cache.start_early(listed, tmp_path)
-    assert known.build is None  # cached now: opened after the first paint, not built
-    assert known.key == index_cache.content_key(listed)  # which load_or_build need not read again
-
-    def not_again(papers):
-        raise AssertionError("the content key read again")
-
-    index_cache.content_key, content_key = not_again, index_cache.content_key
-    try:
-        assert same_index(index_cache.load_or_build(known.papers, tmp_path, early=known).data, build_data(listed))
-    finally:
-        index_cache.content_key = content_key
-
-
-def test_no_process_is_forked_while_another_thread_runs(monkeypatch):
-    monkeypatch.setattr(builder, "IN_PROCESS_BELOW", 2)
-    blocker = threading.Event()
-    running = threading.Thread(target=blocker.wait)
-    running.start()
-    try:
-        assert builder.start_early(papers(10), "key") is None
-    finally:
-        blocker.set()
-        running.join()
+        forked.collect(cancelled)
+    assert len(pids) == 2 and all(gone(pid) for pid in pids)
+    assert forked.cancel() == []  # again: nothing

@@ -19,8 +19,6 @@ from ..core.files.paths import ui_state_path
 from ..core.papers.formats import FORMATS, load_papers
 from ..core.papers.paper import PaperList
 from ..core.papers.source import ReadError, file_digest, file_state
-from ..core.search import cache as index_cache
-from ..core.search.cache import Begun
 from ..core.store.annotation import cut_label, title_of
 from ..core.store.changes import current_ids
 from ..core.store.conflict_copies import ConflictCopies
@@ -100,14 +98,6 @@ class ReadlistApp(App):
         # Papers live as long as the app: moving them out of the collector's reach keeps full
         # collections (which would walk 100k papers) from stalling key presses.
         gc.freeze()
-        # Without a cached index, a large list's is built from now on by processes forked with its papers (the
-        # first paint uses one core, leaving the others idle); the searcher takes it over after the first paint.
-        self.early_index = index_cache.start_early(self.papers.papers)
-
-    def take_early_index(self) -> Begun | None:
-        """The index build begun before the first paint, to the first to ask (the main screen's searcher)."""
-        early, self.early_index = self.early_index, None
-        return early
 
     def notify(self, message: str, **options) -> None:
         """A notification whose control characters (in a file's name, a damaged database's paper ids) are shown as
@@ -452,8 +442,6 @@ class ReadlistApp(App):
     def on_unmount(self) -> None:
         if not self._state_saved:  # the app ended other than by `q` (e.g. ctrl+c)
             self.save_ui_state()
-        if self.early_index is not None:  # quit before the first paint: its processes are of no use now
-            self.early_index.cancel()
         self._writer.shutdown(wait=True)
         for lane in self.lanes.values():  # a search's or a lookup's result is of no use now
             lane.shutdown(wait=False, cancel_futures=True)

@@ -1,13 +1,15 @@
 """Building a list's search index in worker processes: its papers in parts, each part indexed by a Python process of
 its own (one per core, up to PROCESSES), the parts then merged into one index.
 
-Indexing 100k papers takes about 11 CPU seconds of Python. In a thread of the app's own process it would share the
+Indexing 100k papers takes about 7 CPU seconds of Python. In a thread of the app's own process it would share the
 interpreter with the UI (each key waiting its turn) and use one core; in worker processes it leaves the UI alone and
-uses every core. A small list is indexed in the calling thread: starting processes would cost it more. A worker is
-`python -m readlist.core.search.build`, fed its papers' rows and answering with its part's index, both pickled over
-its pipes (it imports no module of the caller's program, as multiprocessing's would). Each worker indexes its rows
-as they arrive, and is written to whenever its pipe has room, so that all of them start at once and none waits on
-another.
+uses every core. A small list is indexed in the calling thread: starting processes would cost it more.
+
+On Linux a worker is forked from the caller: its papers are its own without being sent, and no interpreter starts;
+it writes its part's index to a pipe. Elsewhere it is `python -m readlist.core.search.build`, fed its papers' rows
+and answering with its part's index, both pickled over its pipes (it imports no module of the caller's program, as
+multiprocessing's would); each such worker indexes its rows as they arrive, and is written to whenever its pipe has
+room, so that all of them start at once and none waits on another.
 """
 
 from __future__ import annotations
@@ -28,19 +30,21 @@ from ..papers.paper import Paper
 from .postings import BuildCancelled, IndexData, Row, build_rows, merge, rows
 
 PROCESSES = 4  # worker processes at most (the machine's cores, if fewer)
+FORKS = sys.platform == "linux"  # workers are forked here (elsewhere a fork may leave a library's lock held)
 IN_PROCESS_BELOW = 5_000  # papers: a smaller list is indexed in the calling thread (half a second at most)
 BATCH = 1_000  # rows pickled at a time: the caller never holds the interpreter long while sending them
 WAIT = 0.1  # seconds between looks at `cancelled` while the workers index
 
 
-def build(papers: Sequence[Paper], cancelled: threading.Event | None = None, early: Early | None = None) -> IndexData:
+def build(papers: Sequence[Paper], cancelled: threading.Event | None = None) -> IndexData:
     """The index data of the papers; raises BuildCancelled if `cancelled` is set meanwhile (the workers are
-    killed at once). `early`: workers already building these papers (see start_early), whose parts are merged;
-    should one of them fail, the papers are built anew."""
-    if early is not None:
-        data = early.collect(cancelled)
-        if data is not None:
-            return data
+    killed at once)."""
+    if len(papers) >= IN_PROCESS_BELOW and FORKS:
+        forked = fork_workers(papers)
+        if forked is not None:
+            data = forked.collect(cancelled)
+            if data is not None:
+                return data  # else a worker failed: built again by workers started apart
     read = rows(papers)
     processes = min(PROCESSES, _cores())
     if len(read) < IN_PROCESS_BELOW or not sys.executable or sys.platform == "win32":  # (no waiting on its pipes)
@@ -62,12 +66,11 @@ def build(papers: Sequence[Paper], cancelled: threading.Event | None = None, ear
             worker.wait()
 
 
-class Early:
-    """Worker processes forked with the papers in memory, each building the index of a part of them (start_early):
+class Forked:
+    """Worker processes forked with the papers in memory, each building the index of a part of them (fork_workers):
     their parts are read and merged by `collect`, or they are killed by `cancel`."""
 
-    def __init__(self, key: str, workers: list[tuple[int, int]]) -> None:
-        self.key = key  # the content key of the papers they index (see cache.content_key)
+    def __init__(self, workers: list[tuple[int, int]]) -> None:
         self.workers = workers  # (process id, the read end of the pipe it writes its part to), in the papers' order
 
     def collect(self, cancelled: threading.Event | None = None) -> IndexData | None:
@@ -89,55 +92,41 @@ class Early:
                         else:  # its part is whole, or its worker failed
                             selector.unregister(key.fd)
                             parts[key.fd] = _loaded(chunks[key.fd])
-            failed = [pid for pid, _ in self.workers if _status(pid) != 0]
-            self.workers = []
-        finally:
+        except BaseException:
             self.cancel()
+            raise
+        statuses = self.cancel(kill=False)  # each ended once its pipe did: its status tells how
         found = [parts.get(fd) for fd in chunks]
-        if failed or None in found:
+        if any(statuses) or None in found:
             return None
         return merge(found)  # type: ignore[arg-type]
 
-    def cancel(self) -> None:
-        """Kill the workers still running and let go of their pipes (again: nothing)."""
+    def cancel(self, kill: bool = True) -> list[int]:
+        """Kill the workers still running (`kill`), let go of their pipes and wait for their end (again: nothing);
+        their exit statuses."""
         workers, self.workers = self.workers, []
         for pid, fd in workers:
-            with suppress(OSError):
-                os.close(fd)
-            with suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            _status(pid)
+            os.close(fd)
+            if kill:
+                with suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)  # one that ended waits to be reaped: not killed again
+        return [_status(pid) for pid, _ in workers]
 
 
-def start_early(papers: Sequence[Paper], key: str) -> Early | None:
-    """Start building the papers' index at once, in worker processes forked from this one (its papers are theirs
-    without being sent, and no interpreter starts): one per core, each a part of the papers, while the app draws its
-    first screen on one core. None where processes are not forked
-    (another system than Linux, another thread running, which a child could find holding a lock), or the list is
-    small enough to be indexed in a moment."""
-    if not forks_early(papers):
-        return None
+def fork_workers(papers: Sequence[Paper]) -> Forked | None:
+    """Worker processes forked from this one, one per core, each building the index of a part of the papers; None
+    when no process can be forked now. The caller may run other threads: a worker runs none of their code and takes
+    none of their locks (only its papers, the index's code, already imported, and its own pipe)."""
     processes = min(PROCESSES, _cores())
     size = -(-len(papers) // processes)
     workers: list[tuple[int, int]] = []
     for first in range(0, len(papers), size):
         try:
             workers.append(_fork(papers[first : first + size], first))
-        except OSError:  # no process can be started now: the build starts as usual, after the first paint
-            Early(key, workers).cancel()
+        except OSError:  # none can be started now: the build starts workers apart
+            Forked(workers).cancel()
             return None
-    return Early(key, workers)
-
-
-def forks_early(papers: Sequence[Paper]) -> bool:
-    """Whether start_early would start processes for these papers."""
-    return sys.platform == "linux" and len(papers) >= IN_PROCESS_BELOW and _alone()
-
-
-def _alone() -> bool:
-    """Whether this process runs one thread: a process forked from one running more could need a lock that one of
-    them held at the fork, and wait for it forever."""
-    return threading.active_count() == 1
+    return Forked(workers)
 
 
 def _fork(papers: Sequence[Paper], first: int) -> tuple[int, int]:

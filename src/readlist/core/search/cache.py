@@ -13,7 +13,6 @@ import threading
 import zlib
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..files.cache import cache_dir, papers_key, prune, write_atomic
@@ -222,66 +221,32 @@ def load_lengths(path: Path, version: int, size: int) -> array | None:
     return values if all(value > 0.0 for value in values) else None
 
 
-@dataclass(frozen=True, eq=False)
-class Begun:
-    """What start_early found and began for a list before the app's first paint: its content key (load_or_build
-    reads it again only for other papers) and, without a cached index, its build in worker processes."""
-
-    papers: tuple[Paper, ...]
-    key: str
-    build: builder.Early | None
-
-    def cancel(self) -> None:
-        if self.build is not None:
-            self.build.cancel()
-
-
-def start_early(papers: Sequence[Paper], cache_dir: Path | None = None) -> Begun | None:
-    """For a large list, before the app's first paint: its content key, and without a cached index its build begun
-    in worker processes (see build.start_early), all handed to load_or_build. None for a small list."""
-    papers = tuple(papers)
-    if len(papers) < builder.IN_PROCESS_BELOW:
-        return None
-    key = content_key(papers)
-    directory = cache_dir if cache_dir is not None else default_dir()
-    cached = (directory / f"{key}.idx").exists()  # opened after the first paint, which its reading would slow down
-    return Begun(papers, key, None if cached else builder.start_early(papers, key))
-
-
 def load_or_build(
     papers: Sequence[Paper],
     cache_dir: Path | None = None,
     cancelled: threading.Event | None = None,
     building: Callable[[], None] | None = None,
     mapped: bool = False,
-    early: Begun | None = None,
     save_later: bool = False,
 ) -> SearchIndex:
     """The search index for these papers, from the cache when it holds one (`mapped`: see `load_mapped`), else built
     (and cached); `building` is called before a build (none in the cache, or a damaged one), which takes a while.
-    `early`: what start_early found and began, used when it is of these papers (else its workers are stopped).
     `save_later`: an index built is cached by `save_built`, which the caller runs once it has used it."""
     papers = tuple(papers)
-    try:
-        directory = cache_dir if cache_dir is not None else default_dir()
-        key = early.key if early is not None and early.papers is papers else content_key(papers)
-        path = directory / f"{key}.idx"
-        data = load_mapped(path, key) if mapped else load(path, key)
-        index = None
-        if data is None or data.size != len(papers):
-            if building is not None:
-                building()
-            begun = early.build if early is not None and early.key == key else None
-            data = builder.build(papers, cancelled, begun)
-            index = SearchIndex(papers, data)
-            index.unsaved = (data, key, path)
-            if not save_later:
-                save_built(index)
-    finally:
-        if early is not None:
-            early.cancel()  # of other papers, or the index was in the cache after all: no use now
-    if index is None:
+    directory = cache_dir if cache_dir is not None else default_dir()
+    key = content_key(papers)
+    path = directory / f"{key}.idx"
+    data = load_mapped(path, key) if mapped else load(path, key)
+    if data is not None and data.size == len(papers):
         index = SearchIndex(papers, data)
+    else:
+        if building is not None:
+            building()
+        data = builder.build(papers, cancelled)
+        index = SearchIndex(papers, data)
+        index.unsaved = (data, key, path)
+        if not save_later:
+            save_built(index)
     index.cache_file = path
     return index
 

@@ -105,9 +105,8 @@ class Searcher:
         papers = self.screen.papers.papers
         try:
             try:
-                early = self.screen.app.take_early_index()  # begun before the first paint, for the first list
                 index = index_cache.load_or_build(
-                    papers, cancelled=cancelled, building=self.building, early=early, save_later=True, mapped=MAPPED
+                    papers, cancelled=cancelled, building=self.building, save_later=True, mapped=MAPPED
                 )
             except BaseException:
                 self.building()  # a query waiting for the index is answered from the texts (and the error said)
