@@ -107,7 +107,7 @@ class SearchIndex:
             by_length.setdefault(len(term), []).append(term)
         self.by_length = by_length
         average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
-        self.norms = [K1 * (1 - B + B * length / average) for length in data.lengths]
+        self.norms = array("d", [K1 * (1 - B + B * length / average) for length in data.lengths])
         self.annotated_by_object: dict = {}  # see evaluate.annotated_positions
         self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, author:, phrases, compounds
         self.records = RecordFields(self.papers)  # year:, venue:, cat:
