@@ -323,3 +323,21 @@ async def test_the_index_answer_after_a_first_answer_from_the_texts_starts_at_it
         listed = [main.papers.papers[position].text[:6] for position in main.view.positions]
         assert listed[main.query_one("#list").cursor] == main.current_paper.text[:6]
         assert moved or main.query_one("#list").cursor == 0
+
+
+async def test_the_paper_files_digest_is_read_after_a_background_work_that_failed(tmp_path, monkeypatch):
+    import os
+
+    def failing(*args, **kwargs):
+        raise RuntimeError("no index")
+
+    monkeypatch.setattr(index_cache, "load_or_build", failing)
+    papers_file, app = app_on_a_paper_file(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.background_over, "the background work to end")
+        await app.poll_store()  # the digest read now
+        later = papers_file.stat().st_mtime_ns + 5_000_000_000
+        os.utime(papers_file, ns=(later, later))  # `touch`: no change
+        await app.poll_store()
+        await pilot.pause()
+        assert not [n for n in notifications(app) if "changed on disk" in n.message]

@@ -100,6 +100,13 @@ class Searcher:
         lengths that related papers need; then the derived titles a `title:` search reads, from the cache, or for
         a list of less than TITLES_AHEAD papers derived (a bigger list derives the titles of the rows it shows, and
         a `title:` search those it checks)."""
+        try:
+            self._background()
+        except Exception:  # said by the worker's error handler: the work is over all the same
+            self.screen.app.background_over = True
+            raise
+
+    def _background(self) -> None:
         worker = get_current_worker()
         cancelled = worker.cancelled_event
         papers = self.screen.papers.papers
