@@ -3,6 +3,7 @@
 import dataclasses
 import json
 import sys
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -158,6 +159,59 @@ def test_a_cached_index_mapped_in_memory_is_the_one_read_whole_and_its_damage_is
     for damaged in (raw[:-3], raw + b"\0", raw[:-5] + bytes([raw[-5] ^ 1]) + raw[-4:]):
         cached.write_bytes(damaged)
         assert index_cache.load_mapped(cached, cached.stem) is None
+
+
+def test_a_cached_index_opens_with_what_its_searches_need_read_from_the_file(tmp_path):
+    # At 100k papers, opening a cached index made each paper's length norm and the terms of each length (20-30 ms of
+    # CPU, the first search waiting): the norms and the terms' order by length are kept in the file and read mapped.
+    (tmp_path / "p.txt").write_text(TEXT * 3, encoding="utf-8")
+    papers = read_papers(tmp_path / "p.txt").papers
+    built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    index = index_cache.load_or_build(papers, cache_dir=tmp_path / "c", mapped=True)
+    assert index.unsaved is None  # opened from the cache
+    assert isinstance(index.norms, memoryview) and list(index.norms) == list(built.norms)
+    assert not isinstance(index.by_length, dict) and dict(index.by_length) == dict(built.by_length)
+    for query in ("grahp nerual", "difusion prot", "models", "title:protein", '"protein design"', "netwrks -images"):
+        assert index.search(query).positions == built.search(query).positions, query
+        assert list(index.search(query).scores) == list(built.search(query).scores), query
+
+
+def test_what_was_checked_of_a_cached_index_when_it_was_written_is_under_its_crc(tmp_path):
+    # The greatest paper of the postings and the terms' order are checked as the index is written (not by reading
+    # every term when it opens): a header saying otherwise than the writer found is a damaged file.
+    (tmp_path / "p.txt").write_text(TEXT, encoding="utf-8")
+    papers = read_papers(tmp_path / "p.txt").papers
+    index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    (cached,) = (tmp_path / "c").glob("*.idx")
+    raw = cached.read_bytes()
+    head = raw[: raw.index(b"\n")]
+    assert b'"last": 2' in head and b'"ascending": true' in head
+    for reading in (index_cache.load, index_cache.load_mapped):
+        cached.write_bytes(raw.replace(b'"last": 2', b'"last": 1', 1))
+        assert reading(cached, cached.stem) is None
+    again = index_cache.load_or_build(papers, cache_dir=tmp_path / "c", mapped=True)
+    assert list(again.search("protein").positions) == [2]
+    assert index_cache.load_mapped(cached, cached.stem) is not None  # written again
+
+
+def test_a_cached_index_damaged_in_its_middle_or_its_terms_is_not_read_mapped(tmp_path):
+    # The CRC-32 of a mapped file is made in a thread beside the reading of its terms: it is waited for whatever
+    # the terms hold.
+    (tmp_path / "p.txt").write_text(TEXT * 3, encoding="utf-8")
+    papers = read_papers(tmp_path / "p.txt").papers
+    built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    (cached,) = (tmp_path / "c").glob("*.idx")
+    raw = cached.read_bytes()
+    body = raw.index(b"\n") + 1
+    threads = threading.active_count()
+    for at, byte in ((body + (len(raw) - body) // 2, None), (body + 1, 0xFF)):  # a posting or a norm; a term
+        damaged = bytearray(raw)
+        damaged[at] = damaged[at] ^ 1 if byte is None else byte
+        cached.write_bytes(bytes(damaged))
+        assert index_cache.load_mapped(cached, cached.stem) is None
+        assert threading.active_count() == threads
+    again = index_cache.load_or_build(papers, cache_dir=tmp_path / "c", mapped=True)
+    assert again.search("protein").positions == built.search("protein").positions
 
 
 def test_is_missing_lists_the_same_papers_as_list_missing(env, tmp_path):
