@@ -162,8 +162,9 @@ def test_a_cached_index_mapped_in_memory_is_the_one_read_whole_and_its_damage_is
 
 
 def test_a_cached_index_opens_with_what_its_searches_need_read_from_the_file(tmp_path):
-    # At 100k papers, opening a cached index made each paper's length norm and the terms of each length (20-30 ms of
-    # CPU, the first search waiting): the norms and the terms' order by length are kept in the file and read mapped.
+    # At 100k papers, opening a cached index made each paper's length norm, the terms of each length and a dict of
+    # every term (35-40 ms of CPU, the first search waiting): the norms and the terms' order by length are kept in the
+    # file and read mapped, and a term is found by bisection until a dict of them all is asked for.
     (tmp_path / "p.txt").write_text(TEXT * 3, encoding="utf-8")
     papers = read_papers(tmp_path / "p.txt").papers
     built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
@@ -171,9 +172,14 @@ def test_a_cached_index_opens_with_what_its_searches_need_read_from_the_file(tmp
     assert index.unsaved is None  # opened from the cache
     assert isinstance(index.norms, memoryview) and list(index.norms) == list(built.norms)
     assert not isinstance(index.by_length, dict) and dict(index.by_length) == dict(built.by_length)
+    assert not isinstance(index.term_ids, dict)
     for query in ("grahp nerual", "difusion prot", "models", "title:protein", '"protein design"', "netwrks -images"):
         assert index.search(query).positions == built.search(query).positions, query
         assert list(index.search(query).scores) == list(built.search(query).scores), query
+    assert all(index.term_ids[term] == n for n, term in enumerate(built.data.terms))
+    assert "zebra" not in index.term_ids and index.term_ids.get("zebra") is None
+    assert index.term_ids.whole() == {term: n for n, term in enumerate(built.data.terms)}
+    assert all(index.term_ids[term] == n for n, term in enumerate(built.data.terms))
 
 
 def test_what_was_checked_of_a_cached_index_when_it_was_written_is_under_its_crc(tmp_path):
