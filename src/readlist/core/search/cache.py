@@ -77,12 +77,13 @@ def _arrays(data: IndexData) -> dict[str, array]:
     }
 
 
-def save(data: IndexData, key: str, path: Path) -> None:
+def save(data: IndexData, key: str, path: Path, titled: int | None = None) -> None:
+    """Write the index data to `path`; `titled`: how many of its papers have a title of their own (see Lookups)."""
     terms = "\n".join(data.terms).encode("utf-8")
     arrays = _arrays(data)
     body = [terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)]
     header = {"format": FORMAT, "key": key, "bm25": NORMS, "terms": len(terms), "count": len(data.terms)}
-    header.update(_checked(data))
+    header.update(_checked(data), titled=titled)
     header["crc32"] = _crc32([*body, _checks(header)])
     header.update({name: len(arrays[name]) for name, _ in _SECTIONS})
     write_atomic(path, [_head_line(MAGIC, header), *body])
@@ -201,7 +202,7 @@ def _cached(terms: tuple[str, ...], loaded: dict, header: dict) -> Cached | None
         title=Postings(loaded["title.starts"], loaded["title.docs"]),
         lengths=loaded["lengths"],
         authors=Postings(loaded["authors.starts"], loaded["authors.docs"]),
-        lookups=Lookups(loaded["norms"], loaded["by_length"]),
+        lookups=Lookups(loaded["norms"], loaded["by_length"], header["titled"]),
     )
     return data if _sound(data, header) else None
 
@@ -237,8 +238,9 @@ def _checked(data: IndexData) -> dict:
 
 
 def _checks(header: dict) -> bytes:
-    """The checks a header holds (see _checked), as the CRC-32 covers them after the terms and arrays."""
-    return json.dumps([header["last"], header["ascending"]]).encode()
+    """The checks a header holds (see _checked) and its count of titled papers, as the CRC-32 covers them after the
+    terms and arrays."""
+    return json.dumps([header["last"], header["ascending"], header["titled"]]).encode()
 
 
 def _sound(data: Cached, header: dict) -> bool:
@@ -258,6 +260,7 @@ def _sound(data: Cached, header: dict) -> bool:
         and lookups is not None
         and len(lookups.norms) == size
         and len(lookups.by_length) == n
+        and (lookups.titled is None or (type(lookups.titled) is int and 0 <= lookups.titled <= size))
     )
 
 
@@ -332,7 +335,7 @@ def save_built(index: SearchIndex) -> None:
         return
     data, key, path = unsaved
     try:
-        save(data, key, path)
+        save(data, key, path, index.fields.titled)
         prune(path.parent, "*.idx", KEEP)
     except OSError:
         pass

@@ -102,11 +102,14 @@ def length_order(terms: Sequence[str]) -> array:
 
 @dataclass(frozen=True, eq=False)
 class Lookups:
-    """What an index makes of its data to search it, kept in its cache file beside the data (see index_cache): each
-    paper's length norm, and the term ids in order of length, which the typo search reads a length at a time."""
+    """What an index makes of its data and papers to search it, kept in its cache file beside the data (see
+    index_cache): each paper's length norm, the term ids in order of length, which the typo search reads a length at a
+    time, and how many papers have a title of their own (FieldLookups.titled: 7 ms of CPU at 100,000 papers, the
+    first search waiting; the content key of the file says which papers have one)."""
 
     norms: array  # "d"
     by_length: array  # "I" (see length_order)
+    titled: int | None = None  # None: counted when first asked for
 
     @classmethod
     def of(cls, data: IndexData) -> Lookups:
@@ -205,6 +208,8 @@ class SearchIndex:
             self.norms = lookups.norms
         self.annotated_by_object: dict = {}  # see evaluate.annotated_positions
         self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, author:, phrases, compounds
+        if lookups is not None and lookups.titled is not None:
+            self.fields.titled = lookups.titled  # in place of the count made when first asked for
         self.records = RecordFields(self.papers)  # year:, venue:, cat:
         self.has_authors = bool(data.authors.docs)  # a list without names pays nothing for them
         self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
