@@ -1,6 +1,7 @@
 """`readlist search` and the on-disk index cache."""
 
 import dataclasses
+import hashlib
 import json
 import sys
 import threading
@@ -9,10 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 from readlist.cli import cli
-from readlist.core.papers.paper import Paper
+from readlist.core.files.cache import papers_key
+from readlist.core.papers.paper import Paper, Record
 from readlist.core.papers.reader import read_papers
 from readlist.core.search import cache as index_cache
 from readlist.core.text.normalize import paper_id
+from readlist.core.text.tokens import TOKENS_VERSION
 
 TEXT = (
     "Graph neural networks learn node representations.\n\n"
@@ -202,6 +205,30 @@ def test_a_cached_index_knows_how_many_of_its_papers_have_a_title_of_their_own(t
             assert index.search(query).positions == built.search(query).positions, query
     untitled = [dataclasses.replace(paper, given_title=None) for paper in papers]  # another key: another file
     assert index_cache.load_or_build(untitled, cache_dir=tmp_path / "c").fields.titled == 0
+
+
+def test_a_lists_content_key_is_its_papers_lines_hashed_whether_they_have_titles_and_names_or_not():
+    # A list without titles or records is keyed in a few C-level calls (13 ms of CPU at 100k papers, now 7): the
+    # same key as its papers' lines hashed one by one, and a title or a name makes another.
+    def by_lines(papers) -> str:
+        names = "\n".join(
+            "" if p.record is None else "\x1f".join((*p.record.authors, p.record.found_title or "")) for p in papers
+        )
+        authors = hashlib.blake2b(names.encode(), digest_size=16).hexdigest()
+        head = f"format {index_cache.FORMAT} tokens {TOKENS_VERSION} authors {authors}\n"
+        digest = hashlib.blake2b(head.encode(), digest_size=16)
+        for p in papers:
+            digest.update(f"{p.id}\t{p.given_title}\n".encode() if p.given_title else f"{p.id}\n".encode())
+        return digest.hexdigest()
+
+    texts = TEXT.split("\n\n")
+    plain = [Paper(id=paper_id(text), index=n + 1, text=text) for n, text in enumerate(texts)]
+    titled = [plain[0], dataclasses.replace(plain[1], given_title="Images from noise"), plain[2]]
+    named = [plain[0], plain[1], dataclasses.replace(plain[2], record=Record(authors=("Ada Lovelace",)))]
+    lists = ([], plain[:1], plain, titled, named)
+    keys = [index_cache.content_key(papers) for papers in lists]
+    assert keys == [by_lines(papers) for papers in lists] and len(set(keys)) == len(lists)
+    assert papers_key("h", iter(plain)) == papers_key("h", plain) == papers_key("h", tuple(plain))
 
 
 def test_what_was_checked_of_a_cached_index_when_it_was_written_is_under_its_crc(tmp_path):

@@ -45,11 +45,15 @@ def default_dir() -> Path:
 def content_key(papers: Sequence[Paper]) -> str:
     """The papers' ids and given titles, and their authors and titles found online, which the index holds and no
     id hashes."""
-    # Most papers have no record, hence no names: "" without reading its fields (38 ms of CPU at 100k, now 13).
-    names = "\n".join(
-        "" if (record := paper.record) is None else "\x1f".join((*record.authors, record.found_title or ""))
-        for paper in papers
-    )
+    # Most papers have no record, hence no names: "" without reading its fields (38 ms of CPU at 100k, then 13), and
+    # a list where none has one is "" for each without a step for each paper (3 ms at 100k, now 1).
+    records = [paper.record for paper in papers]
+    if records.count(None) == len(records):
+        names = "\n" * (len(records) - 1)
+    else:
+        names = "\n".join(
+            "" if record is None else "\x1f".join((*record.authors, record.found_title or "")) for record in records
+        )
     authors = hashlib.blake2b(names.encode("utf-8", "surrogatepass"), digest_size=16)
     return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION} authors {authors.hexdigest()}", papers)
 
