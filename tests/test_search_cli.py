@@ -14,6 +14,7 @@ from readlist.core.files.cache import papers_key
 from readlist.core.papers.paper import Paper, Record
 from readlist.core.papers.reader import read_papers
 from readlist.core.search import cache as index_cache
+from readlist.core.search import index as index_module
 from readlist.core.text.normalize import paper_id
 from readlist.core.text.tokens import TOKENS_VERSION
 
@@ -205,6 +206,18 @@ def test_a_cached_index_knows_how_many_of_its_papers_have_a_title_of_their_own(t
             assert index.search(query).positions == built.search(query).positions, query
     untitled = [dataclasses.replace(paper, given_title=None) for paper in papers]  # another key: another file
     assert index_cache.load_or_build(untitled, cache_dir=tmp_path / "c").fields.titled == 0
+
+
+def test_terms_looked_up_often_by_bisection_are_looked_up_in_a_dict_of_them_all(monkeypatch):
+    # An index searched again and again without the app to ask for the dict (bench_quality's 300 searches, a
+    # script's) looked each term up by bisection: 5.0 ms a search, 4.1 with the dict.
+    monkeypatch.setattr(index_module, "BISECTED", 3)
+    terms = ("graph", "model", "network", "neural")
+    ids = index_module.TermIds(terms)
+    assert [ids.get(term) for term in ("model", "zebra", "neural")] == [1, None, 3]
+    assert not isinstance(getattr(ids.get, "__self__", None), dict)  # still by bisection
+    assert ids.get("graph") == 0 and ids["network"] == 2 and "zebra" not in ids
+    assert isinstance(ids.get.__self__, dict) and ids.whole() == {term: n for n, term in enumerate(terms)}
 
 
 def test_a_lists_content_key_is_its_papers_lines_hashed_whether_they_have_titles_and_names_or_not():
