@@ -174,6 +174,27 @@ async def test_a_damaged_index_cache_is_made_again(tmp_path):
     assert index_cache.load(cached, cached.stem) is not None  # written whole again
 
 
+async def test_an_index_cache_damaged_in_its_middle_is_made_again_and_answers_the_words_typed(tmp_path):
+    # The CRC-32 of the mapped file is made beside the reading of its terms, in a thread of its own: a byte changed
+    # among the postings, the file still whole and its terms readable, is found before the index answers.
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+    [cached] = (tmp_path / "home" / ".cache" / "readlist" / "search").glob("*.idx")
+    raw = bytearray(cached.read_bytes())
+    middle = raw.index(b"\n") + (len(raw) - raw.index(b"\n")) // 2
+    raw[middle] ^= 0x40
+    cached.write_bytes(bytes(raw))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("slash", *"curvature")
+        await settle(pilot)
+        assert app.main_screen.view.matches == 1 and not app.main_screen.view.result.partial
+        assert app.main_screen.current_paper.text.startswith("Graph neural networks")
+        assert not [n for n in notifications(app) if n.severity == "error"]
+    assert index_cache.load_mapped(cached, cached.stem) is not None  # written whole again
+
+
 async def test_a_search_typed_while_the_cached_index_is_opened_waits_for_it_rather_than_read_every_text(
     tmp_path, monkeypatch
 ):

@@ -1,7 +1,9 @@
 """The search index saved in the user cache directory, keyed by the papers' content.
 
-A file holds one JSON header line (format version, key, section sizes, a CRC-32 of what follows) and then the raw
-arrays. A missing, stale or damaged file is ignored and rebuilt; writing is atomic and best effort.
+A file holds one JSON header line (format version, key, section sizes, what was checked of the index when it was
+written, a CRC-32 of what follows and of those checks) and then the raw arrays: the index's, then the lookups a search
+makes of them (see index.Lookups). A missing, stale or damaged file is ignored and rebuilt; writing is atomic and best
+effort.
 """
 
 from __future__ import annotations
@@ -13,22 +15,27 @@ import threading
 import zlib
 from array import array
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..files.cache import cache_dir, papers_key, prune, write_atomic
 from ..papers.paper import Paper
 from ..text.tokens import TOKENS_VERSION
 from . import build as builder
-from .index import SearchIndex
+from .index import K1, B, Lookups, SearchIndex
 from .postings import IndexData, Postings
 
-FORMAT = 7  # 6: the authors' names are indexed (`author:`); 7: a CRC-32 of the terms and arrays
+# 6: the authors' names are indexed (`author:`); 7: a CRC-32 of the terms and arrays; 8: the lookups (norms, terms by
+# length), and the papers' and terms' order checked when written
+FORMAT = 8
 MAGIC = b"readlist-search-index"
 KEEP = 8  # cached indexes kept; the least recently written go first
-SLICE = 1 << 16  # terms checked at a time when an index is loaded (see _consistent)
+SLICE = 1 << 16  # terms checked at a time when an index is written (see _checked)
 CHUNK = 1 << 20  # bytes read into an array at a time (see _read_array)
 _SECTIONS = (("body.starts", "I"), ("body.docs", "I"), ("body.tfs", "H"), ("title.starts", "I"),
-             ("title.docs", "I"), ("lengths", "I"), ("authors.starts", "I"), ("authors.docs", "I"))  # fmt: skip
+             ("title.docs", "I"), ("lengths", "I"), ("authors.starts", "I"), ("authors.docs", "I"),
+             ("norms", "d"), ("by_length", "I"))  # fmt: skip
+NORMS = [K1, B]  # the constants the norms kept were made with: others make the file stale
 
 
 def default_dir() -> Path:
@@ -38,16 +45,28 @@ def default_dir() -> Path:
 def content_key(papers: Sequence[Paper]) -> str:
     """The papers' ids and given titles, and their authors and titles found online, which the index holds and no
     id hashes."""
-    # Most papers have no record, hence no names: "" without reading its fields (38 ms of CPU at 100k, now 13).
-    names = "\n".join(
-        "" if (record := paper.record) is None else "\x1f".join((*record.authors, record.found_title or ""))
-        for paper in papers
-    )
+    # Most papers have no record, hence no names: "" without reading its fields (38 ms of CPU at 100k, then 13), and
+    # a list where none has one is "" for each without a step for each paper (3 ms at 100k, now 1).
+    records = [paper.record for paper in papers]
+    if records.count(None) == len(records):
+        names = "\n" * (len(records) - 1)
+    else:
+        names = "\n".join(
+            "" if record is None else "\x1f".join((*record.authors, record.found_title or "")) for record in records
+        )
     authors = hashlib.blake2b(names.encode("utf-8", "surrogatepass"), digest_size=16)
     return papers_key(f"format {FORMAT} tokens {TOKENS_VERSION} authors {authors.hexdigest()}", papers)
 
 
+@dataclass(frozen=True, eq=False)
+class Cached(IndexData):
+    """Index data read from a cache file, with the lookups kept beside it (see index.Lookups)."""
+
+    lookups: Lookups | None = None
+
+
 def _arrays(data: IndexData) -> dict[str, array]:
+    lookups = data.lookups if isinstance(data, Cached) and data.lookups is not None else Lookups.of(data)
     return {
         "body.starts": data.body.starts,
         "body.docs": data.body.docs,
@@ -57,14 +76,19 @@ def _arrays(data: IndexData) -> dict[str, array]:
         "lengths": data.lengths,
         "authors.starts": data.authors.starts,
         "authors.docs": data.authors.docs,
+        "norms": lookups.norms,
+        "by_length": lookups.by_length,
     }
 
 
-def save(data: IndexData, key: str, path: Path) -> None:
+def save(data: IndexData, key: str, path: Path, titled: int | None = None) -> None:
+    """Write the index data to `path`; `titled`: how many of its papers have a title of their own (see Lookups)."""
     terms = "\n".join(data.terms).encode("utf-8")
     arrays = _arrays(data)
     body = [terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)]
-    header = {"format": FORMAT, "key": key, "terms": len(terms), "count": len(data.terms), "crc32": _crc32(body)}
+    header = {"format": FORMAT, "key": key, "bm25": NORMS, "terms": len(terms), "count": len(data.terms)}
+    header.update(_checked(data), titled=titled)
+    header["crc32"] = _crc32([*body, _checks(header)])
     header.update({name: len(arrays[name]) for name, _ in _SECTIONS})
     write_atomic(path, [_head_line(MAGIC, header), *body])
 
@@ -76,6 +100,25 @@ def _crc32(chunks) -> int:
     for chunk in chunks:
         crc = zlib.crc32(chunk, crc)
     return crc
+
+
+class _Crc32(threading.Thread):
+    """The CRC-32 of a buffer, made in a thread of its own while the caller goes on: zlib lets go of the interpreter
+    meanwhile, so the 16-20 ms it takes over a 100k list's 70 MB run beside the reading of its terms."""
+
+    def __init__(self, buffer) -> None:
+        super().__init__(name="readlist-index-crc", daemon=True)
+        self.buffer = buffer
+        self.value: int | None = None
+        self.start()
+
+    def run(self) -> None:
+        self.value = zlib.crc32(self.buffer)
+        self.buffer = None  # the file's pages, let go of by the caller once the CRC-32 is made
+
+    def result(self) -> int | None:
+        self.join()
+        return self.value
 
 
 def _head_line(magic: bytes, header: dict) -> bytes:
@@ -95,66 +138,77 @@ def _read_head(handle, magic: bytes, expected: dict) -> dict | None:
     return header
 
 
-def load(path: Path, key: str) -> IndexData | None:
+def _expected(key: str) -> dict:
+    """What a header must say for its file to be read: this format, these papers, norms made as ours are."""
+    return {"format": FORMAT, "key": key, "bm25": NORMS}
+
+
+def load(path: Path, key: str) -> Cached | None:
     """The cached index data, or None if the file is missing, for other content, or damaged."""
     try:
         with open(path, "rb") as handle:
-            header = _read_head(handle, MAGIC, {"format": FORMAT, "key": key})
+            header = _read_head(handle, MAGIC, _expected(key))
             if header is None:
                 return None
             raw_terms = handle.read(header["terms"])
             loaded = {name: _read_array(handle, code, header[name]) for name, code in _SECTIONS}
-            if (
-                handle.read(1)
-                or _crc32([raw_terms, *(memoryview(v).cast("B") for v in loaded.values())]) != header["crc32"]
-            ):
+            arrays = (memoryview(values).cast("B") for values in loaded.values())
+            if handle.read(1) or _crc32([raw_terms, *arrays, _checks(header)]) != header["crc32"]:
                 return None
             terms = tuple(raw_terms.decode("utf-8").split("\n")) if header["count"] else ()
+            return _cached(terms, loaded, header)
     except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError, RecursionError):
         return None
-    return _index_data(terms, loaded)
 
 
-def load_mapped(path: Path, key: str) -> IndexData | None:
+def load_mapped(path: Path, key: str) -> Cached | None:
     """`load`, the arrays views of the file mapped in memory, for a command that reads only what its query touches:
     at 100,000 papers, 66 MB are not copied into the process (40 ms of CPU), and the pages of its arrays that a search
-    never reads are not held (the checks read them all once: let go after)."""
+    never reads are not held (the CRC-32 reads them all once: let go after). The CRC-32 is made in a thread beside
+    the reading of the terms (see _Crc32)."""
     try:
         with open(path, "rb") as handle:
-            header = _read_head(handle, MAGIC, {"format": FORMAT, "key": key})
+            header = _read_head(handle, MAGIC, _expected(key))
             if header is None:
                 return None
             start = handle.tell()
             mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
         view = memoryview(mapping)
         end = start + header["terms"]
-        raw_terms = bytes(view[start:end])
-        loaded = {}
-        for name, code in _SECTIONS:
-            size = array(code).itemsize * header[name]
-            loaded[name] = view[end : end + size].cast(code)  # an item unaligned in the file is copied as it is read
-            end += size
-        if end != len(view) or zlib.crc32(view[start:end]) != header["crc32"]:
+        sizes = [array(code).itemsize * header[name] for name, code in _SECTIONS]
+        if end + sum(sizes) != len(view):
             return None
-        terms = tuple(raw_terms.decode("utf-8").split("\n")) if header["count"] else ()
-        data = _index_data(terms, loaded)
-        if data is not None and hasattr(mmap, "MADV_DONTNEED"):
-            mapping.madvise(mmap.MADV_DONTNEED)  # the pages read by the checks: read again from the file if needed
+        crc = _Crc32(view[start:])
+        try:
+            raw_terms = bytes(view[start:end])
+            loaded = {}
+            for (name, code), size in zip(_SECTIONS, sizes, strict=True):
+                loaded[name] = view[end : end + size].cast(code)  # an item unaligned in the file is copied as read
+                end += size
+            terms = tuple(raw_terms.decode("utf-8").split("\n")) if header["count"] else ()
+            data = _cached(terms, loaded, header)
+        finally:
+            whole = crc.result()
+        if data is None or zlib.crc32(_checks(header), whole) != header["crc32"]:
+            return None
+        if hasattr(mmap, "MADV_DONTNEED"):
+            mapping.madvise(mmap.MADV_DONTNEED)  # the pages read by the CRC-32: read again from the file if needed
     except (OSError, ValueError, KeyError, TypeError, EOFError, UnicodeDecodeError, RecursionError):
         return None
     return data
 
 
-def _index_data(terms: tuple[str, ...], loaded: dict) -> IndexData | None:
+def _cached(terms: tuple[str, ...], loaded: dict, header: dict) -> Cached | None:
     """The index data of the terms and arrays read from a cache file, None when they cannot be an index."""
-    data = IndexData(
+    data = Cached(
         terms=terms,
         body=Postings(loaded["body.starts"], loaded["body.docs"], loaded["body.tfs"]),
         title=Postings(loaded["title.starts"], loaded["title.docs"]),
         lengths=loaded["lengths"],
         authors=Postings(loaded["authors.starts"], loaded["authors.docs"]),
+        lookups=Lookups(loaded["norms"], loaded["by_length"], header["titled"]),
     )
-    return data if _consistent(data) else None
+    return data if _sound(data, header) else None
 
 
 def _read_array(handle, code: str, count: int) -> array:
@@ -168,23 +222,49 @@ def _read_array(handle, code: str, count: int) -> array:
     return values
 
 
-def _consistent(data: IndexData) -> bool:
-    """Whether loaded data, as written (its CRC-32 matched), can be an index of `data.size` papers: each term's
-    papers ascend, so the last of each is the greatest. Not every posting: the 10 million of a 100k list take a
-    third of a second to read in Python, the UI waiting meanwhile. The terms are read a slice at a time, and so are the
-    postings' ends (all at once held the interpreter for 16 ms at 100k)."""
+def _checked(data: IndexData) -> dict:
+    """What a reader learns of an index only by reading each of its terms and each term's last paper (35 ms at 100,000
+    papers, the first search waiting): the greatest paper the terms' postings end with (-1 for none; each term's
+    papers ascend, so it is the greatest of all), and whether the terms ascend. Measured as the index is written, kept
+    in its file's header under the CRC-32 (see _sound). The terms are read a slice at a time, and so are the postings'
+    ends (all at once held the interpreter for 16 ms at 100k)."""
+    n, last = len(data.terms), -1
+    for postings in (data.body, data.title, data.authors):
+        starts, docs = postings.starts, postings.docs
+        for at in range(1, n + 1, SLICE) if docs else ():  # a slice at a time: each C call holds the interpreter
+            lasts = map(docs.__getitem__, map((-1).__add__, starts[at : at + SLICE]))  # an empty term's -1: the last
+            last = max(last, max(lasts))
+    terms = data.terms
+    ascending = all(
+        terms[at : at + SLICE + 1] == tuple(sorted(terms[at : at + SLICE + 1])) for at in range(0, n, SLICE)
+    )
+    return {"last": last, "ascending": ascending}
+
+
+def _checks(header: dict) -> bytes:
+    """The checks a header holds (see _checked) and its count of titled papers, as the CRC-32 covers them after the
+    terms and arrays."""
+    return json.dumps([header["last"], header["ascending"], header["titled"]]).encode()
+
+
+def _sound(data: Cached, header: dict) -> bool:
+    """Whether data read from a cache file can be an index of `data.size` papers: each of its postings starts at 0
+    and ends with its papers, and by what was checked when it was written (see _checked), each term's papers are
+    among the list's and the terms ascend. Its CRC-32, checked too, says the file is as written."""
     n, size = len(data.terms), data.size
     for postings in (data.body, data.title, data.authors):
         starts, docs = postings.starts, postings.docs
         if len(starts) != n + 1 or starts[0] != 0 or starts[-1] != len(docs):
             return False
-        for at in range(1, n + 1, SLICE):  # a slice at a time, as the terms below: each C call holds the interpreter
-            lasts = map(docs.__getitem__, map((-1).__add__, starts[at : at + SLICE]))  # an empty term's -1: the last
-            if docs and max(lasts) >= size:
-                return False
-    terms = data.terms
-    return len(data.body.tfs or ()) == len(data.body.docs) and all(
-        terms[at : at + SLICE + 1] == tuple(sorted(terms[at : at + SLICE + 1])) for at in range(0, n, SLICE)
+    lookups = data.lookups
+    return (
+        len(data.body.tfs or ()) == len(data.body.docs)
+        and header["last"] < size
+        and header["ascending"] is True
+        and lookups is not None
+        and len(lookups.norms) == size
+        and len(lookups.by_length) == n
+        and (lookups.titled is None or (type(lookups.titled) is int and 0 <= lookups.titled <= size))
     )
 
 
@@ -238,7 +318,7 @@ def load_or_build(
     path = directory / f"{key}.idx"
     data = load_mapped(path, key) if mapped else load(path, key)
     if data is not None and data.size == len(papers):
-        index = SearchIndex(papers, data)
+        index = SearchIndex(papers, data, data.lookups)
     else:
         if building is not None:
             building()
@@ -259,7 +339,7 @@ def save_built(index: SearchIndex) -> None:
         return
     data, key, path = unsaved
     try:
-        save(data, key, path)
+        save(data, key, path, index.fields.titled)
         prune(path.parent, "*.idx", KEEP)
     except OSError:
         pass

@@ -31,7 +31,7 @@ class Index(Protocol):
 
     papers: tuple[Paper, ...]
     data: IndexData
-    term_ids: dict[str, int]
+    term_ids: Mapping[str, int]
     position_of_id: dict[str, int]
     annotated_by_object: dict
     fields: FieldLookups

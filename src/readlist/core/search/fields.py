@@ -8,6 +8,7 @@ import threading
 from array import array
 from collections.abc import Callable, Mapping
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..papers.held_titles import Titles, held
 from ..papers.paper import Paper
@@ -16,6 +17,9 @@ from ..text.tokens import STOPWORDS, index_form, phrase_finder, split_words, ste
 from .matching import EXACT, FAINT, WordMatcher
 from .postings import BuildCancelled, IndexData, title_source
 
+if TYPE_CHECKING:
+    from .index import TermIds
+
 MIN_PART = 3  # letters in each part of a compound word read as two words
 RARE = 5  # papers: a word this common is not read as two
 
@@ -23,9 +27,7 @@ RARE = 5  # papers: a word this common is not read as two
 class FieldLookups:
     """The field lookups over an index's papers and postings; `df` is the index's count of papers holding a term."""
 
-    def __init__(
-        self, papers: tuple[Paper, ...], data: IndexData, term_ids: dict[str, int], df: Callable[[str], int]
-    ) -> None:
+    def __init__(self, papers: tuple[Paper, ...], data: IndexData, term_ids: TermIds, df: Callable[[str], int]) -> None:
         self.papers = papers
         self.data = data
         self.term_ids = term_ids
@@ -110,7 +112,8 @@ class FieldLookups:
                                     docs = found[term] = array("I")
                                 docs.append(pos)
                     self._folded = folded
-                    self._derived_only = {term: docs for term, docs in found.items() if term not in self.term_ids}
+                    ids = self.term_ids.whole()
+                    self._derived_only = {term: docs for term, docs in found.items() if term not in ids}
                     self._derived = found  # last: the others are set when this is
         return self._derived
 
@@ -145,7 +148,7 @@ class FieldLookups:
     ) -> set[int]:
         """Before every title is derived: the papers whose abstract holds a term (a derived title is made of
         the abstract's words), checked one by one; raises BuildCancelled if `cancelled` is set meanwhile."""
-        body, papers, terms = self.data.body, self.papers, self.data.terms
+        body, papers, terms, ids = self.data.body, self.papers, self.data.terms, self.term_ids.whole()
         wanted = {terms[tid]: weight for tid, weight in variants.items()}
         pool: set[int] = set()
         for tid in variants:
@@ -157,7 +160,7 @@ class FieldLookups:
                 continue
             for term in self.title_terms(doc)[1]:
                 weight = wanted.get(term)
-                if weight is None and matcher is not None and term not in self.term_ids:
+                if weight is None and matcher is not None and term not in ids:
                     weight = matcher.weight(term)
                 if weight and weight > FAINT:
                     out.add(doc)

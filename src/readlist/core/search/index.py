@@ -13,7 +13,7 @@ import math
 import threading
 from array import array
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress, repeat
@@ -39,6 +39,7 @@ SENTENCE_BOOST = 0.2  # the same for a paper without a title line, whose first s
 AUTHOR_BOOST = 1.0  # an author's name holding the word counts this many times the word's weight
 MADE_AT_ONCE = 16_384  # papers whose kept scores are made at a weight between two looks at `cancelled` (Packed)
 KEPT_VARIANT = 5_000  # papers holding a variant whose scores word_scores keeps for the next keys (when given where)
+BISECTED = 10_000  # terms looked up by bisection (about 15 ms of CPU at 100k papers) before their dict is made
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,102 @@ class Packed:
         return out
 
 
+def length_norms(lengths: Sequence[int]) -> array:
+    """Each paper's BM25 length norm (10-20 ms of CPU at 100,000 papers: kept in the cache file, see Lookups)."""
+    average = (sum(lengths) / len(lengths) if lengths else 0) or 1.0
+    return array("d", [K1 * (1 - B + B * length / average) for length in lengths])
+
+
+def length_order(terms: Sequence[str]) -> array:
+    """The term ids in order of their term's length, each length's in the terms' order (a stable sort)."""
+    sizes = list(map(len, terms))
+    return array("I", sorted(range(len(terms)), key=sizes.__getitem__))
+
+
+@dataclass(frozen=True, eq=False)
+class Lookups:
+    """What an index makes of its data and papers to search it, kept in its cache file beside the data (see
+    index_cache): each paper's length norm, the term ids in order of length, which the typo search reads a length at a
+    time, and how many papers have a title of their own (FieldLookups.titled: 7 ms of CPU at 100,000 papers, the
+    first search waiting; the content key of the file says which papers have one)."""
+
+    norms: array  # "d"
+    by_length: array  # "I" (see length_order)
+    titled: int | None = None  # None: counted when first asked for
+
+    @classmethod
+    def of(cls, data: IndexData) -> Lookups:
+        return cls(length_norms(data.lengths), length_order(data.terms))
+
+
+class Buckets(Mapping):
+    """Length -> the terms of that length, in order: each made from the terms' order by length (Lookups.by_length)
+    when first asked for, not all when the index opens (7-10 ms of CPU at 100,000 papers, the first search waiting)."""
+
+    def __init__(self, terms: Sequence[str], order: Sequence[int]) -> None:
+        self.terms = terms
+        self.order = order
+        self.made: dict[int, list[str]] = {}
+
+    def __getitem__(self, length: int) -> list[str]:
+        bucket = self.made.get(length)
+        if bucket is None:
+            terms, order = self.terms, self.order
+            lo = bisect_left(order, length, key=lambda tid: len(terms[tid]))
+            hi = bisect_left(order, length + 1, lo, key=lambda tid: len(terms[tid]))
+            bucket = self.made[length] = list(map(terms.__getitem__, order[lo:hi]))  # two threads may make it: alike
+        if not bucket:
+            raise KeyError(length)
+        return bucket
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(sorted({len(term) for term in self.terms}))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class TermIds(Mapping):
+    """Term -> its id, its place among the sorted terms: found by bisection until `whole` has made the dict of them all
+    (16 ms of CPU at 100,000 papers, which the first search waited for when the index opened). The app makes it once
+    the index has answered; a loop looking up many terms asks for it, and so do BISECTED lookups by bisection."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        self.terms = terms
+        self._ids: dict[str, int] | None = None
+        self._bisected = 0
+
+    def whole(self) -> dict[str, int]:
+        ids = self._ids
+        if ids is None:  # two threads may make it: the same
+            ids = self._ids = dict(zip(self.terms, range(len(self.terms)), strict=True))
+            self.get = ids.get  # type: ignore[method-assign]  # looked up in the dict itself from now on, at C speed
+        return ids
+
+    def get(self, term: str, default: int | None = None) -> int | None:  # type: ignore[override]
+        self._bisected += 1
+        if self._bisected > BISECTED:
+            return self.whole().get(term, default)
+        terms = self.terms
+        at = bisect_left(terms, term)
+        return at if at < len(terms) and terms[at] == term else default
+
+    def __getitem__(self, term: str) -> int:
+        tid = self.get(term)
+        if tid is None:
+            raise KeyError(term)
+        return tid
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and self.get(term) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.terms)
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+
 def _add(scores: dict[int, float], docs: list[int], amounts: Iterable[float]) -> None:
     """scores[doc] += amount for each paper (from 0.0), in C-level loops: a common word's title hits are thousands."""
     scores.update(zip(docs, map(add, map(scores.get, docs, repeat(0.0)), amounts), strict=False))
@@ -96,20 +193,26 @@ def _add(scores: dict[int, float], docs: list[int], amounts: Iterable[float]) ->
 class SearchIndex:
     """An immutable index of a sequence of papers; safe to search from several threads."""
 
-    def __init__(self, papers: Sequence[Paper], data: IndexData) -> None:
+    def __init__(self, papers: Sequence[Paper], data: IndexData, lookups: Lookups | None = None) -> None:
+        """`lookups`: those of `data`, read with it from the cache (else made here)."""
         if len(papers) != data.size:
             raise ValueError("index does not belong to these papers")
         self.papers = tuple(papers)
         self.data = data
-        self.term_ids = {term: n for n, term in enumerate(data.terms)}
-        by_length: dict[int, list[str]] = {}
-        for term in data.terms:
-            by_length.setdefault(len(term), []).append(term)
-        self.by_length = by_length
-        average = (sum(data.lengths) / len(data.lengths) if data.lengths else 0) or 1.0
-        self.norms = array("d", [K1 * (1 - B + B * length / average) for length in data.lengths])
+        self.term_ids = TermIds(data.terms)
+        if lookups is None:
+            by_length: dict[int, list[str]] = {}
+            for term in data.terms:
+                by_length.setdefault(len(term), []).append(term)
+            self.by_length: Mapping[int, list[str]] = by_length
+            self.norms = length_norms(data.lengths)
+        else:
+            self.by_length = Buckets(data.terms, lookups.by_length)
+            self.norms = lookups.norms
         self.annotated_by_object: dict = {}  # see evaluate.annotated_positions
         self.fields = FieldLookups(self.papers, data, self.term_ids, self.df)  # title:, author:, phrases, compounds
+        if lookups is not None and lookups.titled is not None:
+            self.fields.titled = lookups.titled  # in place of the count made when first asked for
         self.records = RecordFields(self.papers)  # year:, venue:, cat:
         self.has_authors = bool(data.authors.docs)  # a list without names pays nothing for them
         self.cache_file: Path | None = None  # where index_cache keeps this index, when it does
