@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -168,3 +169,25 @@ def test_a_file_changed_while_it_is_read_again_is_read_whole(write_file, cached,
     monkeypatch.setattr(formats, "read_pieces", lambda *args: read.append(args) or read_pieces(*args))
     assert fields(load_papers(path)) == fields(first)
     assert read  # read whole, not taken from the cache
+
+
+def test_a_large_list_is_given_before_its_layout_is_saved_and_read_again_from_it(write_file, cached, monkeypatch):
+    path = write_file("\n\n".join([A1, A2, f"{A1} Again."]))
+    monkeypatch.setattr(text_cache, "IN_THREAD", 3)
+    crc, reading, go_on = text_cache.file_crc, threading.Event(), threading.Event()
+
+    def slow_crc(path):  # the CRC-32 that the save reads, held until the list is given
+        reading.set()
+        go_on.wait(5)
+        return crc(path)
+
+    monkeypatch.setattr(text_cache, "file_crc", slow_crc)
+    first = load_papers(path)
+    assert reading.wait(5) and not go_on.is_set()  # given while its layout is being saved
+    assert not list(cached.glob("*.text"))
+    go_on.set()
+    text_cache.saved()
+    assert len(list(cached.glob("*.text"))) == 1
+    monkeypatch.setattr(text_cache, "file_crc", crc)
+    not_read_again(monkeypatch)
+    assert fields(load_papers(path)) == fields(first)
