@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+import zlib
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -45,16 +46,20 @@ def whole(path):
 
 
 def in_parts(path, part_bytes: int | None = None):
-    """What split_read.read gives with parts of `part_bytes`, or None when it does not read the file."""
+    """What split_read.read gives with parts of `part_bytes`, or None when it does not read the file; the CRC-32 it
+    gives is the file's."""
     with pytest.MonkeyPatch.context() as patch:
         if part_bytes is not None:
             patch.setattr(split_read, "PART_BYTES", part_bytes)
-        got = everything(lambda: split_read.read(path) or _none())
+        got = everything(lambda: _with_crc(path, split_read.read(path)))
     return None if got == "none" else got
 
 
-def _none():
-    raise ReadError("none")
+def _with_crc(path, read):
+    if read is None:
+        raise ReadError("none")
+    assert read[1].crc == zlib.crc32(path.read_bytes())
+    return read
 
 
 def starts(path) -> list[int] | None:
@@ -207,6 +212,15 @@ def read_here(monkeypatch):
     return parts_read
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=300), max_size=6))
+def test_the_crc_of_parts_is_the_crc_of_their_bytes(parts):
+    crc = zlib.crc32(b"")
+    for part in parts:
+        crc = split_read.crc32_combine(crc, zlib.crc32(part), len(part))
+    assert crc == zlib.crc32(b"".join(parts))
+
+
 def test_a_large_file_is_read_by_two_processes(write_file, monkeypatch, read_here):
     path = write_file(("Reading list\n\n" + "\n\n".join(many(3000)) + "\n\n" + A3).encode())
     monkeypatch.setattr(split_read, "PART_BYTES", 1 << 16)
@@ -228,21 +242,27 @@ def _fails_by_hanging(*args):
     time.sleep(60)
 
 
-def _writes_garbage(fd, n, found):
+def _writes_garbage(fd, n, part):
     os.write(fd, b"\x07\x00\x00\x00\x00\x00\x00\x00garbage")
     return 15
 
 
-def _writes_something_else(fd, n, found):
-    return writes(fd, n, (*found[:5], [("id", "text")], [1], *found[7:]))
+def _writes_something_else(fd, n, part):
+    found, crc, length = part
+    return writes(fd, n, ((*found[:5], [("id", "text")], [1], *found[7:]), crc, length))
 
 
-def _writes_half(fd, n, found):
-    return writes(fd, n, found) // 2
+def _writes_another_crc(fd, n, part):
+    found, crc, length = part
+    return writes(fd, n, (found, str(crc), length))
 
 
-def _says_too_much(fd, n, found):
-    return writes(fd, n, found) + 1
+def _writes_half(fd, n, part):
+    return writes(fd, n, part) // 2
+
+
+def _says_too_much(fd, n, part):
+    return writes(fd, n, part) + 1
 
 
 writes = split_read._write
@@ -256,6 +276,7 @@ writes = split_read._write
         _fails_by_hanging,
         _writes_garbage,
         _writes_something_else,
+        _writes_another_crc,
         _writes_half,
         _says_too_much,
     ],

@@ -229,13 +229,15 @@ def parse_numbered(
 class Layout:
     """Where the paragraphs of a text read are, for reading it again (see text_cache.py): each paragraph's
     block's start in the text written as UTF-8 and its length there (the header's first, if `header`), each
-    paper's paragraph number, and where the text ends there."""
+    paper's paragraph number, and where the text ends there; the CRC-32 of the file's bytes, when it was read with
+    them (None: not known)."""
 
     numbers: list[int]
     starts: Sequence[int]
     sizes: Sequence[int]
     header: bool
     end: int
+    crc: int | None = None
 
 
 def parse_laid_out(

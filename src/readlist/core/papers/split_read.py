@@ -29,8 +29,7 @@ from pathlib import Path
 
 from .paper import PaperList
 from .reader import Layout, laid_out, read_part
-from .source import ReadError, not_utf8
-from .source import read_part as part_text
+from .source import FilePart, ReadError, not_utf8
 
 FORKS = sys.platform == "linux"  # forked here only: elsewhere a fork may leave a library's lock held
 MIN_BYTES = 16 << 20  # a smaller file is read whole (see bench/README.md, "The 100k cold start's list")
@@ -91,7 +90,8 @@ def _read(path: Path, fd: int, starts: list[int]) -> tuple[PaperList, Layout] | 
     child = _fork(path, fd, starts, queue) if queue is not None else None
     found: dict[int, tuple] = {}
     try:
-        first = read_part(part_text(path, fd, 0, starts[1]), source)
+        head = FilePart(path, fd, 0, starts[1])
+        first = read_part(head.text(), source)
         slowest = 0.0
         while queue is not None and (n := _next(queue)) is not None:
             began = time.monotonic()
@@ -100,23 +100,29 @@ def _read(path: Path, fd: int, starts: list[int]) -> tuple[PaperList, Layout] | 
         if child is not None:
             found.update(_received(child, max(WAIT_AT_LEAST, WAIT_TIMES * slowest)) or {})
             child = _ended(child, kill=len(found) < len(starts) - 1)
+        crc = head.crc
         for n in range(1, len(starts)):
             if n not in found:  # the forked process failed, or none could be forked: read here
                 found[n] = _part(path, fd, starts, n)
-            first.extend(found.pop(n))
+            part, part_crc, length = found.pop(n)
+            first.extend(part)
+            crc = crc32_combine(crc, part_crc, length)
     except ReadError:
         return None
     finally:
         _ended(child, kill=True)
         if queue is not None:
             os.close(queue)
-    return laid_out(first, source)
+    papers, layout = laid_out(first, source)
+    layout.crc = crc
+    return papers, layout
 
 
-def _part(path: Path, fd: int, starts: list[int], n: int) -> tuple:
-    """What reading part `n` (not the first) of the file open as `fd` found, as plain data (`_Read.found`)."""
-    end = starts[n + 1] if n + 1 < len(starts) else None
-    return read_part(part_text(path, fd, starts[n], end), str(path), first=False).found()
+def _part(path: Path, fd: int, starts: list[int], n: int) -> tuple[tuple, int, int]:
+    """What reading part `n` (not the first) of the file open as `fd` found, as plain data (`_Read.found`), and its
+    bytes' CRC-32 and length."""
+    part = FilePart(path, fd, starts[n], starts[n + 1] if n + 1 < len(starts) else None)
+    return read_part(part.text(), str(path), first=False).found(), part.crc, part.length
 
 
 def _queue(count: int) -> int | None:
@@ -180,13 +186,15 @@ def _fork(path: Path, fd: int, starts: list[int], queue: int) -> tuple[int, int,
         os._exit(status)
 
 
-def _write(fd: int, n: int, found: tuple) -> int:
-    """What reading part `n` found, written to the file `fd` in frames, each its length and its data marshalled: its
-    papers a batch at a time (none held twice whole), then the rest. The bytes written."""
+def _write(fd: int, n: int, part: tuple[tuple, int, int]) -> int:
+    """What reading part `n` found and its bytes' CRC-32 and length (`part`), written to the file `fd` in frames,
+    each its length and its data marshalled: its papers a batch at a time (none held twice whole), then the rest.
+    The bytes written."""
+    found, crc, length = part
     kept, numbers, rest = found[5], found[6], (*found[:5], [], [], *found[7:])
     frames = [(n, kept[at : at + _BATCH], numbers[at : at + _BATCH]) for at in range(0, len(kept), _BATCH)]
     written = 0
-    for frame in [*frames, (n, rest)]:
+    for frame in [*frames, (n, rest, crc, length)]:
         data = marshal.dumps(frame)
         view = memoryview(len(data).to_bytes(_FRAME, "little") + data)
         while view:
@@ -195,7 +203,7 @@ def _write(fd: int, n: int, found: tuple) -> int:
     return written
 
 
-def _received(child: tuple[int, int, int], wait: float) -> dict[int, tuple] | None:
+def _received(child: tuple[int, int, int], wait: float) -> dict[int, tuple[tuple, int, int]] | None:
     """What the forked process found in each part it read, if it says within `wait` seconds that it has written it
     all; None otherwise."""
     _, pipe, memory = child
@@ -216,9 +224,9 @@ def _received(child: tuple[int, int, int], wait: float) -> dict[int, tuple] | No
         return None
 
 
-def _frames(data: memoryview) -> dict[int, tuple] | None:
+def _frames(data: memoryview) -> dict[int, tuple[tuple, int, int]] | None:
     """What `_write` wrote in `data` (released once read), by part; None when it is not what it writes."""
-    parts: dict[int, tuple] = {}
+    parts: dict[int, tuple[tuple, int, int]] = {}
     kept: list = []
     numbers: list = []
     at = 0
@@ -235,12 +243,14 @@ def _frames(data: memoryview) -> dict[int, tuple] | None:
                     kept += frame[1]
                     numbers += frame[2]
                     continue
-                n, rest = frame  # a part's last frame
-                parts[n] = (*rest[:5], kept, numbers, *rest[7:])
+                n, rest, crc, length = frame  # a part's last frame
+                if type(crc) is not int or type(length) is not int:
+                    return None
+                parts[n] = ((*rest[:5], kept, numbers, *rest[7:]), crc, length)
                 kept, numbers = [], []
         except (EOFError, ValueError, TypeError):
             return None
-    return parts if not kept and all(map(_shaped, parts.values())) else None
+    return parts if not kept and all(_shaped(found) for found, _, _ in parts.values()) else None
 
 
 def _shaped(found: tuple) -> bool:
@@ -257,6 +267,44 @@ def _shaped(found: tuple) -> bool:
         and type(starts) is type(sizes) is bytes
         and len(starts) == len(sizes)
     )
+
+
+# CRC-32 of two parts of bytes from theirs (zlib's crc32_combine, which Python's zlib leaves out): the first's is
+# carried over the second's length by multiplying it by x to the power of that many bits, modulo the polynomial.
+_POLY = 0xEDB88320
+
+
+def crc32_combine(crc1: int, crc2: int, length2: int) -> int:
+    """The CRC-32 of bytes A then B, of A's `crc1` and B's `crc2` and `length2` (zlib.crc32 of A + B)."""
+    return _times(_x_to_the(length2 * 8), crc1) ^ crc2
+
+
+def _times(a: int, b: int) -> int:
+    """a times b modulo the polynomial (bits reflected, as zlib has them); `a` is not 0."""
+    m, p = 1 << 31, 0
+    while True:
+        if a & m:
+            p ^= b
+            if not a & (m - 1):
+                return p
+        m >>= 1
+        b = (b >> 1) ^ _POLY if b & 1 else b >> 1
+
+
+def _x_to_the(bits: int) -> int:
+    """x to the power `bits` modulo the polynomial, from x to the powers of two (a step for each bit of `bits`)."""
+    p, k = 1 << 31, 0  # x to the 0
+    while bits:
+        if bits & 1:
+            p = _times(_X_2_TO_THE[k], p)
+        bits >>= 1
+        k += 1
+    return p
+
+
+_X_2_TO_THE = [1 << 30]  # x to the 2 to the k, for k from 0
+for _ in range(63):
+    _X_2_TO_THE.append(_times(_X_2_TO_THE[-1], _X_2_TO_THE[-1]))
 
 
 def _ended(child: tuple[int, int, int] | None, kill: bool = False) -> None:

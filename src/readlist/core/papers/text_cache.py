@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
 import zlib
 from array import array
 from collections.abc import Iterator, Sequence
@@ -40,8 +39,6 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 _ID_BYTES = 6  # a paper id's 12 hex digits
 _NUMBERS = "q"  # the array type of the numbers, cuts, starts and sizes
 _BATCH = 8192  # ids made bytes at a time
-IN_THREAD = 20_000  # papers from which a layout is saved in a thread of its own (see `save`)
-_saving: list[threading.Thread] = []  # those threads, until `saved`
 
 
 def key(path: Path, stamp: tuple[int, int], fmt: str | None) -> str:
@@ -60,31 +57,9 @@ def save(
     directory: Path | None = None,
 ) -> None:
     """Save what reading the file at `path` with the stamp `stamp` found (`papers`, its sidecars aside, and
-    `layout`), if the layout's places are the file's bytes' and it has not changed since; best effort. A large
-    list's is saved in a thread, its caller going on meanwhile: most of it is reading the file's CRC-32, which
-    leaves the interpreter to others (50 ms before the app's first paint at 100k papers); see `saved`."""
+    `layout`), if the layout's places are the file's bytes' and it has not changed since; best effort."""
     if len(papers) < MIN_PAPERS or file_stamp(path) != stamp:
         return
-    if len(papers) >= IN_THREAD:
-        thread = threading.Thread(
-            target=_save, args=(path, stamp, fmt, papers, layout, directory), name="readlist-layout"
-        )
-        _saving[:] = [*(other for other in _saving if other.is_alive()), thread]
-        thread.start()
-        return
-    _save(path, stamp, fmt, papers, layout, directory)
-
-
-def saved() -> None:
-    """Wait for the layouts being saved in threads to be written."""
-    while _saving:
-        _saving.pop().join()
-
-
-def _save(
-    path: Path, stamp: tuple[int, int], fmt: str | None, papers: PaperList, layout: Layout, directory: Path | None
-) -> None:
-    """`save`, at once."""
     try:
         with open(path, "rb") as handle:
             bom = len(_UTF8_BOM) if handle.read(len(_UTF8_BOM)) == _UTF8_BOM else 0
@@ -93,7 +68,7 @@ def _save(
     if bom + layout.end != stamp[1]:  # a "\r\n" read as "\n", or not UTF-8: the text's places are not the bytes'
         return
     try:
-        crc = file_crc(path)
+        crc = layout.crc if layout.crc is not None else file_crc(path)  # (the bytes read, when they were summed)
     except OSError:
         return
     try:  # the ids as bytes, a few thousand at a time: at 100,000 papers their text would be 1.2 MB more at once
