@@ -40,6 +40,7 @@ WAIT_TIMES = 3.0  # ...or this many times as long as the slowest part read here 
 _NUMBER = 4  # bytes of a part's number in the queue
 _FRAME = 8  # bytes of each frame's length (what the forked process found is frames of marshalled data), and of its sum
 _BATCH = 4096  # papers a frame
+_LET_GO = 4 << 20  # bytes of frames read before their pages are let go
 
 # A run of blank lines in the file's bytes (reader._BLANK_SPLIT's, before "\r\n" and "\r" become "\n"; a "\r\n" is
 # one line break, never two): where it ends, a paragraph starts.
@@ -219,19 +220,21 @@ def _received(child: tuple[int, int, int], wait: float) -> dict[int, tuple[tuple
         if os.fstat(memory).st_size != size:
             return None
         with mmap.mmap(memory, size, access=mmap.ACCESS_READ) as mapped:
-            return _frames(memoryview(mapped))
+            return _frames(mapped)
     except (OSError, ValueError):
         return None
 
 
-def _frames(data: memoryview) -> dict[int, tuple[tuple, int, int]] | None:
-    """What `_write` wrote in `data` (released once read), by part; None when it is not what it writes."""
+def _frames(mapped: mmap.mmap) -> dict[int, tuple[tuple, int, int]] | None:
+    """What `_write` wrote in the file mapped as `mapped`, by part; None when it is not what `_write` writes. Each
+    frame's pages are let go once it is read (the 50 MB at 100k papers would be the app's at once, beside the texts
+    made of them)."""
     parts: dict[int, tuple[tuple, int, int]] = {}
     kept: list = []
     numbers: list = []
-    at = 0
-    with data:
-        try:
+    at = done = 0
+    try:
+        with memoryview(mapped) as data:
             while at < len(data):
                 size = int.from_bytes(data[at : at + _FRAME], "little")
                 at += _FRAME
@@ -239,6 +242,9 @@ def _frames(data: memoryview) -> dict[int, tuple[tuple, int, int]] | None:
                     return None
                 frame = marshal.loads(data[at : at + size])
                 at += size
+                if at - done >= _LET_GO:
+                    mapped.madvise(mmap.MADV_DONTNEED, done, at - at % mmap.PAGESIZE - done)
+                    done = at - at % mmap.PAGESIZE
                 if len(frame) == 3:
                     kept += frame[1]
                     numbers += frame[2]
@@ -248,8 +254,8 @@ def _frames(data: memoryview) -> dict[int, tuple[tuple, int, int]] | None:
                     return None
                 parts[n] = ((*rest[:5], kept, numbers, *rest[7:]), crc, length)
                 kept, numbers = [], []
-        except (EOFError, ValueError, TypeError):
-            return None
+    except (EOFError, ValueError, TypeError):
+        return None
     return parts if not kept and all(_shaped(found) for found, _, _ in parts.values()) else None
 
 
