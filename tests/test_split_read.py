@@ -308,3 +308,12 @@ def test_a_process_that_fails_before_taking_a_part_is_waited_for(write_file, mon
     assert len(read_here) == len(starts(path))
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def test_elsewhere_than_on_linux_a_file_is_read_whole(write_file, monkeypatch, read_here):
+    path = write_file(("Reading list\n\n" + "\n\n".join(many(600))).encode())
+    monkeypatch.setattr(split_read, "PART_BYTES", 1 << 14)
+    monkeypatch.setattr(split_read, "FORKS", False)
+    assert split_read.read(path) is None
+    assert everything(lambda: _load(path)) == everything(lambda: _load(path, split=False))
+    assert not read_here
