@@ -9,6 +9,7 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate, compress, count, pairwise
+from operator import itemgetter
 from pathlib import Path
 
 from ..text.normalize import paper_id
@@ -247,13 +248,17 @@ def parse_laid_out(
     return laid_out(read_part([text] if isinstance(text, str) else text, source, piece_chars=piece_chars), source)
 
 
-def read_part(pieces: Iterable[str], source: str, first: bool = True, piece_chars: int = PIECE_CHARS) -> _Read:
+def read_part(
+    pieces: Iterable[str], source: str, first: bool = True, piece_chars: int = PIECE_CHARS, at: int = 0
+) -> _Read:
     """What reading the paragraphs of a text in pieces found, or of a part of it (not the `first`: it starts
-    where a paragraph does, after a blank line, so it has no header line and no byte-order mark). Raises ReadError
-    for a text without paragraphs."""
+    where a paragraph does, after a blank line, so it has no header line and no byte-order mark), its places counted
+    from `at` (where the part is thought to start in the whole text written as UTF-8). Raises ReadError for a text
+    without paragraphs."""
     blocks = _Blocks(_normalized(_slices(pieces, piece_chars), first))
     paragraphs = _paragraphs(blocks)
     read = _Read()
+    blocks.end = read.base = at
     if first:
         lines = next(paragraphs, None)
         if lines is None:
@@ -312,26 +317,28 @@ class _Read:
         self.numbers: list[int] = []
         self.seen: set[str] = set()
         self.header: str | None = None
-        # Where the paragraphs' blocks are in the text written as UTF-8, and its end there (see _Blocks).
-        self.starts, self.sizes, self.end = array("q"), array("q"), 0
+        # Where the paragraphs' blocks are in the text written as UTF-8, from `base`, and its end there (see _Blocks).
+        self.starts, self.sizes, self.base, self.end = array("q"), array("q"), 0, 0
 
     def found(self) -> tuple:
-        """What was read, as plain data (for a process that read a text's second part to send it)."""
+        """What was read, as plain data (for a process that read a part of a text to send it)."""
         return (self.count, self.multi, self.looks, self.exported, self.duplicates, self.kept, self.numbers,
-                self.starts.tobytes(), self.sizes.tobytes(), self.end)  # fmt: skip
+                self.starts.tobytes(), self.sizes.tobytes(), self.base, self.end)  # fmt: skip
 
     def extend(self, found: tuple) -> None:
         """Take in what reading the next part of the text found (`found`, from `found`), as if it was read here: a
         paper already read is a duplicate, paragraph numbers and places go on from this part's."""
-        count, multi, looks, exported, duplicates, kept, numbers, starts, sizes, end = found
-        ids = [pid for pid, _, _ in kept]
-        if not self.seen.isdisjoint(ids):  # papers of both parts: the second part's is dropped (rare)
+        count, multi, looks, exported, duplicates, kept, numbers, starts, sizes, base, end = found
+        ids = list(map(itemgetter(0), kept))
+        known = len(self.seen)
+        self.seen.update(ids)  # (a part's own ids are all different)
+        if len(self.seen) - known != len(ids):  # papers an earlier part has (rare): this part's are duplicates
+            self.seen = set(map(itemgetter(0), self.kept))
             again = [pid in self.seen for pid in ids]
             duplicates += sum(again)
             kept = list(compress(kept, map(operator.not_, again)))
             numbers = list(compress(numbers, map(operator.not_, again)))
-            ids = [pid for pid, _, _ in kept]
-        self.seen.update(ids)
+            self.seen.update(map(itemgetter(0), kept))
         self.kept.extend(kept)
         self.numbers.extend(map(self.count.__add__, numbers))
         self.count += count
@@ -339,11 +346,15 @@ class _Read:
         self.looks += looks
         self.exported += exported
         self.duplicates += duplicates
-        shifted = array("q")
-        shifted.frombytes(starts)
-        self.starts.extend(map(self.end.__add__, shifted))
+        shift = self.end - base  # 0 where the part was read from where the text before it ends (no "\r\n" before)
+        if shift:
+            shifted = array("q")
+            shifted.frombytes(starts)
+            self.starts.extend(map(shift.__add__, shifted))
+        else:
+            self.starts.frombytes(starts)
         self.sizes.frombytes(sizes)
-        self.end += end
+        self.end = end + shift
 
     def add(self, lines: list[str]) -> None:
         self.count += 1

@@ -123,7 +123,7 @@ def _part(path: Path, fd: int, starts: list[int], n: int) -> tuple[tuple, int, i
     """What reading part `n` (not the first) of the file open as `fd` found, as plain data (`_Read.found`), and its
     bytes' CRC-32 and length."""
     part = FilePart(path, fd, starts[n], starts[n + 1] if n + 1 < len(starts) else None)
-    return read_part(part.text(), str(path), first=False).found(), part.crc, part.length
+    return read_part(part.text(), str(path), first=False, at=starts[n]).found(), part.crc, part.length
 
 
 def _queue(count: int) -> int | None:
@@ -262,7 +262,7 @@ def _frames(mapped: mmap.mmap) -> dict[int, tuple[tuple, int, int]] | None:
 def _shaped(found: tuple) -> bool:
     """Does `found` have the shape `_Read.found` gives it (a process that wrote something else is not believed)?
     Each paper's id, text and title line's length are not looked at: marshal gives back the types it was given."""
-    if len(found) != 10 or {type(n) for n in (*found[:5], found[9])} != {int}:
+    if len(found) != 11 or {type(n) for n in (*found[:5], *found[9:])} != {int}:
         return False
     kept, numbers, starts, sizes = found[5:9]
     return (
