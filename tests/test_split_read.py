@@ -317,3 +317,11 @@ def test_elsewhere_than_on_linux_a_file_is_read_whole(write_file, monkeypatch, r
     assert split_read.read(path) is None
     assert everything(lambda: _load(path)) == everything(lambda: _load(path, split=False))
     assert not read_here
+
+
+def test_a_pipe_in_the_files_place_is_not_waited_on(tmp_path):
+    path = tmp_path / "papers.txt"
+    os.mkfifo(path)
+    began = time.monotonic()
+    assert split_read.read(path) is None
+    assert time.monotonic() - began < 5

@@ -21,6 +21,7 @@ import os
 import re
 import select
 import signal
+import stat
 import sys
 import time
 from contextlib import suppress
@@ -53,7 +54,7 @@ def read(path: Path) -> tuple[PaperList, Layout] | None:
     if not FORKS:
         return None
     try:
-        fd = os.open(path, os.O_RDONLY)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # (a pipe put in its place since is not waited on)
     except OSError:
         return None
     try:
@@ -68,8 +69,9 @@ def _starts(fd: int) -> list[int] | None:
     multiple of PART_BYTES, if one starts in the WINDOW after it. None for a small file, one that a byte-order mark
     or a NUL byte says is not UTF-8, or one cut nowhere."""
     try:
-        size = os.fstat(fd).st_size
-        if size < MIN_BYTES or not_utf8(os.pread(fd, 4096, 0)):
+        status = os.fstat(fd)
+        size = status.st_size
+        if not stat.S_ISREG(status.st_mode) or size < MIN_BYTES or not_utf8(os.pread(fd, 4096, 0)):
             return None
         starts, step = [0], max(PART_BYTES, size // 4096)  # (the queue of a huge file's parts fits a pipe's room)
         for place in range(step, size, step):
