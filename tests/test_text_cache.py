@@ -13,7 +13,7 @@ from test_reader import TRICKY
 
 from readlist.cli import cli
 from readlist.core.files.cache import cache_dir
-from readlist.core.papers import formats, text_cache
+from readlist.core.papers import formats, split_read, text_cache
 from readlist.core.papers.formats import load_papers
 from readlist.core.papers.reader import parse_numbered
 
@@ -168,3 +168,20 @@ def test_a_file_changed_while_it_is_read_again_is_read_whole(write_file, cached,
     monkeypatch.setattr(formats, "read_pieces", lambda *args: read.append(args) or read_pieces(*args))
     assert fields(load_papers(path)) == fields(first)
     assert read  # read whole, not taken from the cache
+
+
+def test_a_file_read_in_parts_saves_the_crc_its_parts_summed_without_reading_it_again(write_file, cached, monkeypatch):
+    path = write_file("\n\n".join([A1, A2, f"{A1} Again.", f"{A2} Again."] * 30))
+    monkeypatch.setattr(split_read, "MIN_BYTES", 1)
+    monkeypatch.setattr(split_read, "PART_BYTES", 1000)
+    crc = text_cache.file_crc
+
+    def unexpected(path):
+        raise AssertionError("the file was read again for its CRC-32")
+
+    monkeypatch.setattr(text_cache, "file_crc", unexpected)
+    first = load_papers(path)
+    assert len(list(cached.glob("*.text"))) == 1
+    monkeypatch.setattr(text_cache, "file_crc", crc)  # reading it again checks the file's bytes
+    not_read_again(monkeypatch)
+    assert fields(load_papers(path)) == fields(first)

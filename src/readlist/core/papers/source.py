@@ -10,6 +10,7 @@ import os
 import re
 import stat
 import time
+import zlib
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -33,6 +34,11 @@ _BOMS = (  # longest first: UTF-32 LE's mark starts with UTF-16 LE's
 def _bom_encoding(data: bytes) -> str | None:
     """UTF-16 or UTF-32, when `data` starts with its byte-order mark."""
     return next((name for bom, name in _BOMS if data.startswith(bom)), None)
+
+
+def not_utf8(start: bytes) -> bool:
+    """Do a file's first bytes say that it is not UTF-8 (a byte-order mark of UTF-16 or UTF-32, a NUL byte)?"""
+    return bool(_bom_encoding(start)) or b"\x00" in start
 
 
 _HEAD = 4096  # bytes of a file's start that tell UTF-16 without a byte-order mark
@@ -217,18 +223,52 @@ def read_pieces(path: Path, encoding: str | None = None, size: int | None = None
         start = handle.read(size)
     except OSError as exc:
         raise ReadError(unreadable(path, exc, "paper file")) from None
-    if _bom_encoding(start) or b"\x00" in start or len(start) < size:  # not UTF-8, or small: read whole
+    if not_utf8(start) or len(start) < size:  # not UTF-8, or small: read whole
         with handle:
             data, _ = read_data(path, encoding)
         return iter([_decode(path, data, encoding)]), stamp
     return _utf8_pieces(path, handle, start, size), stamp
 
 
-def _utf8_pieces(path: Path, handle: BinaryIO, start: bytes, size: int) -> Iterator[str]:
-    """The rest of `read_pieces`: the file's pieces decoded from `start` (its first bytes) on, the handle closed
-    at the end; a file of white space alone, or holding a NUL byte, fails as `read_data` and `_decode` do."""
+class FilePart:
+    """A UTF-8 file's bytes from `start` to `stop` (None: its end), both after a line break or at an end of the file,
+    read from its open descriptor `fd` at those places (its offset is not used: another process may read another
+    part through it); `length` and `crc` are those of the bytes read so far (their CRC-32, as zlib.crc32 gives it)."""
+
+    def __init__(self, path: Path, fd: int, start: int, stop: int | None = None) -> None:
+        self.path, self.fd, self.start, self.stop = path, fd, start, stop
+        self.length = self.crc = 0
+
+    def text(self, size: int | None = None) -> Iterator[str]:
+        """The part's text, in pieces as `read_pieces` gives a big UTF-8 file's; fails as it does."""
+        size = size or PIECE_BYTES
+        return _utf8_pieces(self.path, self, self.read(size), size, self.start)
+
+    def read(self, size: int) -> bytes:
+        at = self.start + self.length
+        if self.stop is not None:
+            size = min(size, self.stop - at)
+        try:
+            data = os.pread(self.fd, size, at) if size > 0 else b""
+        except OSError as exc:
+            raise ReadError(unreadable(self.path, exc, "paper file")) from None
+        self.length += len(data)
+        self.crc = zlib.crc32(data, self.crc)  # (0.3 ms a megabyte: the bytes are at hand)
+        return data
+
+    def __enter__(self) -> FilePart:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        pass  # the descriptor is the caller's
+
+
+def _utf8_pieces(path: Path, handle: BinaryIO | FilePart, start: bytes, size: int, offset: int = 0) -> Iterator[str]:
+    """The rest of `read_pieces`: the file's pieces decoded from `start` (its first bytes, `offset` bytes into it)
+    on, the handle closed at the end; a file of white space alone, or holding a NUL byte, fails as `read_data` and
+    `_decode` do."""
     with handle:
-        head, pending, offset, blank = b"", bytearray(), 0, True
+        head, pending, blank = b"", bytearray(), True
         chunk = start
         while chunk:
             head = head if len(head) >= _HEAD else (head + chunk)[:_HEAD]
@@ -248,14 +288,14 @@ def _utf8_pieces(path: Path, handle: BinaryIO, start: bytes, size: int) -> Itera
             yield _utf8_piece(path, handle, head, pending, len(pending), offset)
 
 
-def _read_chunk(path: Path, handle: BinaryIO, size: int) -> bytes:
+def _read_chunk(path: Path, handle: BinaryIO | FilePart, size: int) -> bytes:
     try:
         return handle.read(size)
     except OSError as exc:
         raise ReadError(unreadable(path, exc, "paper file")) from None
 
 
-def _utf8_piece(path: Path, handle: BinaryIO, head: bytes, pending: bytearray, end: int, offset: int) -> str:
+def _utf8_piece(path: Path, handle: BinaryIO | FilePart, head: bytes, pending: bytearray, end: int, offset: int) -> str:
     """The first `end` bytes of `pending`, `offset` bytes into the file, decoded; a file that is not UTF-8 fails
     as when decoded whole: a NUL byte further on (binary, or UTF-16) is said before the first bad byte."""
     try:

@@ -68,7 +68,7 @@ def save(
     if bom + layout.end != stamp[1]:  # a "\r\n" read as "\n", or not UTF-8: the text's places are not the bytes'
         return
     try:
-        crc = file_crc(path)
+        crc = layout.crc if layout.crc is not None else file_crc(path)  # (the bytes read, when they were summed)
     except OSError:
         return
     try:  # the ids as bytes, a few thousand at a time: at 100,000 papers their text would be 1.2 MB more at once

@@ -35,7 +35,12 @@ def read(
     """The papers of a text file read as `text` (in pieces, when read with the `file_stamp` `stamp`), with what
     its sidecar files say of them. A file read as UTF-8 with a stamp leaves its layout in the cache, for reading
     it again in the format `fmt` asked for (None: the one its content showed)."""
-    papers, layout = parse_laid_out(text, str(path))
+    split = None
+    if stamp is not None and not encoding:  # a large UTF-8 file: read by two processes at once (on Linux)
+        from .. import split_read
+
+        split = split_read.read(path)
+    papers, layout = split or parse_laid_out(text, str(path))
     if stamp is not None and not encoding:
         from .. import text_cache
 
