@@ -362,3 +362,21 @@ async def test_the_paper_files_digest_is_read_after_a_background_work_that_faile
         await app.poll_store()
         await pilot.pause()
         assert not [n for n in notifications(app) if "changed on disk" in n.message]
+
+
+async def test_a_build_starts_without_waiting_for_the_ui_to_answer_from_the_texts(tmp_path):
+    # The index's thread tells the UI that a query waiting for the index is to be answered from the texts, then builds
+    # at once: the UI, busy with the first paint's end and the keys typed, used to hold the build's start meanwhile.
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        searcher = app.main_screen.searcher
+        searcher.opening = True
+        told = threading.Event()
+        thread = threading.Thread(target=lambda: (searcher.building(), told.set()))
+        thread.start()
+        assert told.wait(2)  # this test holds the UI's loop meanwhile
+        thread.join()
+        await pilot.press("slash", *"curvature")
+        await settle(pilot)
+        assert app.main_screen.view.matches == 1

@@ -9,7 +9,7 @@ from collections.abc import Collection
 from functools import partial
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
@@ -67,8 +67,9 @@ class MainScreen(Screen):
         self.shown_paper = ShownPaper(self)
         self.library = LibrarySearch(self)  # the papers of every list, for `in:all`
 
-    def deliver(self, callback, *args) -> None:
-        """Hand a worker thread's result to the UI; dropped when the app is closing meanwhile."""
+    def deliver(self, callback, *args, wait: bool = True) -> None:
+        """Hand a worker thread's result to the UI; dropped when the app is closing meanwhile. `wait`: the thread
+        waits until the UI has run `callback`; else it goes on at once, the UI running it in its turn."""
 
         def guarded() -> None:
             if not self.is_attached:
@@ -79,7 +80,10 @@ class MainScreen(Screen):
                 pass
 
         try:
-            self.app.call_from_thread(guarded)
+            if wait:
+                self.app.call_from_thread(guarded)
+            else:
+                self.post_message(events.Callback(callback=guarded))  # (posted from another thread safely)
         except RuntimeError:  # the app's loop has ended
             pass
 
