@@ -490,3 +490,17 @@ def test_a_field_the_paper_file_never_gives_is_named_when_nothing_matches(env):
         "and no venues"
     )
     assert CliRunner().invoke(cli, [*env, "search", "zebra"]).output == ""  # a word that matches nothing: no hint
+
+
+def test_an_index_built_is_cached_with_the_length_norms_it_made_not_made_again(tmp_path, monkeypatch):
+    path = tmp_path / "p.txt"
+    path.write_text(TEXT, encoding="utf-8")
+    papers = read_papers(path).papers
+    made = []
+    norms = index_module.length_norms
+    monkeypatch.setattr(index_module, "length_norms", lambda lengths: made.append(True) or norms(lengths))
+    built = index_cache.load_or_build(papers, cache_dir=tmp_path / "c")
+    assert len(made) == 1  # as the index was built; its cache file got them from it
+    [cached] = (tmp_path / "c").glob("*.idx")
+    loaded = index_cache.load(cached, index_cache.content_key(papers))
+    assert loaded is not None and list(loaded.lookups.norms) == list(built.norms)

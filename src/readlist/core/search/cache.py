@@ -22,7 +22,7 @@ from ..files.cache import cache_dir, papers_key, prune, write_atomic
 from ..papers.paper import Paper
 from ..text.tokens import TOKENS_VERSION
 from . import build as builder
-from .index import K1, B, Lookups, SearchIndex
+from .index import K1, B, Lookups, SearchIndex, length_order
 from .postings import IndexData, Postings
 
 # 6: the authors' names are indexed (`author:`); 7: a CRC-32 of the terms and arrays; 8: the lookups (norms, terms by
@@ -65,8 +65,9 @@ class Cached(IndexData):
     lookups: Lookups | None = None
 
 
-def _arrays(data: IndexData) -> dict[str, array]:
-    lookups = data.lookups if isinstance(data, Cached) and data.lookups is not None else Lookups.of(data)
+def _arrays(data: IndexData, lookups: Lookups | None = None) -> dict[str, array]:
+    if lookups is None:
+        lookups = data.lookups if isinstance(data, Cached) and data.lookups is not None else Lookups.of(data)
     return {
         "body.starts": data.body.starts,
         "body.docs": data.body.docs,
@@ -81,10 +82,11 @@ def _arrays(data: IndexData) -> dict[str, array]:
     }
 
 
-def save(data: IndexData, key: str, path: Path, titled: int | None = None) -> None:
-    """Write the index data to `path`; `titled`: how many of its papers have a title of their own (see Lookups)."""
+def save(data: IndexData, key: str, path: Path, titled: int | None = None, lookups: Lookups | None = None) -> None:
+    """Write the index data to `path`; `titled`: how many of its papers have a title of their own, `lookups`: those of
+    the data when already made (see Lookups)."""
     terms = "\n".join(data.terms).encode("utf-8")
-    arrays = _arrays(data)
+    arrays = _arrays(data, lookups)
     body = [terms, *(memoryview(arrays[name]).cast("B") for name, _ in _SECTIONS)]
     header = {"format": FORMAT, "key": key, "bm25": NORMS, "terms": len(terms), "count": len(data.terms)}
     header.update(_checked(data), titled=titled)
@@ -339,7 +341,8 @@ def save_built(index: SearchIndex) -> None:
         return
     data, key, path = unsaved
     try:
-        save(data, key, path, index.fields.titled)
+        # the length norms the index made as it was built, not made again
+        save(data, key, path, index.fields.titled, Lookups(index.norms, length_order(data.terms)))
         prune(path.parent, "*.idx", KEEP)
     except OSError:
         pass

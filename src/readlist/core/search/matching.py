@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import process
@@ -83,7 +83,7 @@ class WordMatcher:
                 return typo_weight(distance)
         return 0.0
 
-    def expand(self, terms: Sequence[str], by_length: dict[int, list[str]], df) -> dict[str, float]:
+    def expand(self, terms: Sequence[str], by_length: Mapping[int, list[str]], df) -> dict[str, float]:
         """Index terms this word matches, with their weights. `terms` is sorted; `df(term)` counts papers."""
         found: dict[str, float] = {}
         at = bisect_left(terms, self.stem)
